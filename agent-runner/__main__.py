@@ -1,0 +1,3 @@
+from agent_runner.cli import main
+
+main()

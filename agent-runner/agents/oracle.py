@@ -1,0 +1,68 @@
+"""The oracle: replays the ground truth over MCP and tells the user what was done.
+
+It proves a task is solvable: with the scripted user it must score reward 1 on every task.
+"""
+
+from __future__ import annotations
+
+from agent_runner.agents.base import AgentError, EpisodeContext
+from agent_runner.mcp_session import episode_session
+
+from envs.runtime.tasks import Action
+
+FOLLOW_UP = "Is there anything else I can help you with today?"
+
+
+def describe(action: Action) -> str:
+    arguments = "; ".join(f"{name} = {value}" for name, value in action.arguments.items())
+    return f"{action.name} ({arguments})"
+
+
+def completion_report(actions: list[Action], write_tools: frozenset[str] | None, outputs: list[str]) -> str:
+    """One message that names every write performed and states every expected output."""
+    writes = [a for a in actions if write_tools is None or a.name in write_tools]
+    lines = []
+    if writes:
+        lines.append(
+            "I have completed the following for you: " + " | ".join(describe(a) for a in writes) + "."
+        )
+    if outputs:
+        lines.append("Here is the information you asked for: " + " | ".join(outputs) + ".")
+    if not lines:
+        lines.append("I have looked into everything you asked about and completed it.")
+    return " ".join(lines)
+
+
+class OracleAgent:
+    def __init__(self, write_tools: frozenset[str]) -> None:
+        self.write_tools = write_tools
+        self.context: EpisodeContext | None = None
+        self.replayed = False
+
+    async def start(self, context: EpisodeContext) -> None:
+        if context.task is None:
+            raise AgentError("the oracle needs the task's ground truth")
+        self.context = context
+
+    async def respond(self, user_message: str) -> str:
+        assert self.context is not None and self.context.task is not None
+        if self.replayed:
+            return FOLLOW_UP
+        self.replayed = True
+        task = self.context.task
+        await replay_over_mcp(self.context, task.evaluation.actions)
+        return completion_report(task.evaluation.actions, self.write_tools, task.evaluation.outputs)
+
+    async def close(self) -> None:
+        return None
+
+
+async def replay_over_mcp(context: EpisodeContext, actions: list[Action]) -> None:
+    """Call each action on the episode's MCP endpoint, in order; a failing gold action is an agent error."""
+    server = context.mcp_servers[0]
+    async with episode_session(server.url, server.headers, context.transport) as client:
+        for action in actions:
+            result = await client.call_tool(action.name, dict(action.arguments))
+            if result.is_error:
+                text = "".join(getattr(block, "text", "") for block in result.content)
+                raise AgentError(f"ground-truth action {action.name} failed: {text}")

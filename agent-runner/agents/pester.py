@@ -1,0 +1,59 @@
+"""Pester: a deliberately bad baseline that asks the user for every piece of information first.
+
+For each argument of the ground-truth actions (nested ones included), in order, it asks the user,
+one question per turn, including values the tools could have found. Then it acts like the oracle.
+Impatient users leave.
+"""
+
+from __future__ import annotations
+
+from agent_runner.agents.base import AgentError, EpisodeContext
+from agent_runner.agents.oracle import FOLLOW_UP, completion_report, replay_over_mcp
+
+NOT_ASKED = frozenset({"summary", "thought", "expression", "reason"})
+
+
+def argument_names(actions) -> list[str]:
+    """Every argument name of the actions, nested ones too (e.g. each flight's flight_number), once."""
+    names: list[str] = []
+
+    def collect(arguments: dict) -> None:
+        for name, value in arguments.items():
+            if name not in NOT_ASKED and name not in names:
+                names.append(name)
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, dict):
+                    collect(item)
+
+    for action in actions:
+        collect(action.arguments)
+    return names
+
+
+class PesterAgent:
+    def __init__(self, write_tools: frozenset[str]) -> None:
+        self.write_tools = write_tools
+        self.context: EpisodeContext | None = None
+        self.questions: list[str] = []
+        self.done = False
+
+    async def start(self, context: EpisodeContext) -> None:
+        if context.task is None:
+            raise AgentError("pester needs the task's ground truth")
+        self.context = context
+        self.questions = argument_names(context.task.evaluation.actions)
+
+    async def respond(self, user_message: str) -> str:
+        assert self.context is not None and self.context.task is not None
+        if self.questions:
+            name = self.questions.pop(0)
+            return f"Before I do anything, could you tell me your {name.replace('_', ' ')}?"
+        if self.done:
+            return FOLLOW_UP
+        self.done = True
+        task = self.context.task
+        await replay_over_mcp(self.context, task.evaluation.actions)
+        return completion_report(task.evaluation.actions, self.write_tools, task.evaluation.outputs)
+
+    async def close(self) -> None:
+        return None

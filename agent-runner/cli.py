@@ -1,0 +1,298 @@
+"""`taue`: the command line of τ-Emotion-Bench."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from agent_runner.agents import validate_agent_spec
+from agent_runner.embedded import embedded_domains
+from agent_runner.results import ResultsFile
+from agent_runner.runner import RunConfig, execute_run
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from envs.runtime.registry import domain_names, get_domain
+from envs.runtime.task_checks import task_set_problems
+from envs.runtime.tasks import TaskFileError
+from scorer.metrics import summarize
+from simulator.taxonomy import BY_ID, CONDITIONS
+
+app = typer.Typer(
+    help="τ-Emotion-Bench: evaluate tool-calling agents against emotional users.", no_args_is_help=True
+)
+tasks_app = typer.Typer(help="Inspect and validate task files.", no_args_is_help=True)
+serve_app = typer.Typer(help="Run services as long-lived servers.", no_args_is_help=True)
+app.add_typer(tasks_app, name="tasks")
+emotion_app = typer.Typer(
+    help="The emotion taxonomy: 22 emotions x politeness x urgency x trust.", no_args_is_help=True
+)
+app.add_typer(serve_app, name="serve")
+app.add_typer(emotion_app, name="emotion")
+console = Console(stderr=True, soft_wrap=True)
+
+
+def _fail(message: str) -> typer.Exit:
+    console.print(f"[red]error:[/red] {message}")
+    return typer.Exit(2)
+
+
+def _parse_domains(value: str) -> list[str]:
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in domain_names()]
+    if not names or unknown:
+        raise _fail(f"unknown domain(s) {unknown or value!r}; known: {', '.join(domain_names())}")
+    return names
+
+
+def _parse_env_urls(values: list[str]) -> dict[str, str]:
+    urls = {}
+    for value in values:
+        name, sep, url = value.partition("=")
+        if not sep or not url.startswith(("http://", "https://")):
+            raise _fail(f"--env takes DOMAIN=http://HOST:CONTROL_PORT, got {value!r}")
+        urls[name] = url
+    return urls
+
+
+@app.command()
+def run(
+    domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "airline,retail",
+    agent: Annotated[str, typer.Option(help="Agent under test: oracle or pester.")] = "oracle",
+    user: Annotated[str, typer.Option(help="User simulator backend.")] = "scripted",
+    trials: Annotated[int, typer.Option(min=1, help="Trials per task (k of pass^k).")] = 3,
+    concurrency: Annotated[int, typer.Option(min=1, max=4096, help="Episodes in flight at once.")] = 32,
+    seed: Annotated[int, typer.Option(help="Run seed: same seed, same conversations and results.")] = 0,
+    out: Annotated[
+        Path | None, typer.Option(help="Run directory (default runs/AGENT-USER-seedSEED).")
+    ] = None,
+    tasks: Annotated[str, typer.Option(help="all, emotional (no twins) or neutral (twins only).")] = "all",
+    task_id: Annotated[
+        list[str] | None, typer.Option("--task-id", help="Only these tasks (repeatable).")
+    ] = None,
+    condition: Annotated[
+        str | None,
+        typer.Option(help="Play every emotional task under this condition id (see taue emotion list)."),
+    ] = None,
+    max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before the episode is cut.")] = 200,
+    max_tool_calls: Annotated[int, typer.Option(min=1, help="Tool calls before the episode is cut.")] = 200,
+    turn_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds the agent has per turn.")] = 120.0,
+    env: Annotated[
+        list[str] | None, typer.Option(help="DOMAIN=URL of a running domain's control port (repeatable).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Run the benchmark; rerunning the same command completes only the missing episodes."""
+    names = _parse_domains(domains)
+    try:
+        validate_agent_spec(agent)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    run_dir = out or Path("runs") / f"{agent}-{user}-seed{seed}"
+    config = RunConfig(
+        run=run_dir.name,
+        domains=names,
+        agent=agent,
+        user=user,
+        trials=trials,
+        seed=seed,
+        tasks=tasks,
+        task_ids=task_id or None,
+        condition=condition,
+        max_turns=max_turns,
+        max_tool_calls=max_tool_calls,
+        turn_timeout=turn_timeout,
+    )
+    if condition is not None and condition not in BY_ID:
+        raise _fail(f"unknown condition {condition!r}; ids look like {CONDITIONS[0].id!r}")
+    remote = _parse_env_urls(env or [])
+    try:
+        report = asyncio.run(_run(config, run_dir, remote, concurrency, quiet))
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    console.print(
+        f"{report.completed} episodes run, {report.skipped} already done, {report.failed} failed "
+        f"(infrastructure; rerun to retry) -> {run_dir / 'results.jsonl'}"
+    )
+    _print_summary(summarize(r.outcome() for r in report.records))
+    if report.failed:
+        raise typer.Exit(1)
+
+
+async def _run(config: RunConfig, run_dir: Path, remote: dict[str, str], concurrency: int, quiet: bool):
+    missing = [name for name in config.domains if name not in remote]
+    admin_token = os.environ.get("TAUE_ADMIN_TOKEN")
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=quiet,
+    ) as progress:
+        bar = progress.add_task("episodes", total=None)
+
+        def update(done: int, total: int) -> None:
+            progress.update(bar, completed=done, total=total)
+
+        async with embedded_domains(missing) as servers:
+            urls = {**remote, **{name: server.control_url for name, server in servers.items()}}
+            return await execute_run(config, run_dir, urls, concurrency, update, admin_token)
+
+
+@app.command()
+def summary(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (holding results.jsonl).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+) -> None:
+    """Metrics of a finished or partial run: Avg@k, pass^k, average reward, UNSATISFIED rate."""
+    results = ResultsFile(run_dir)
+    if not results.path.exists():
+        raise _fail(f"{results.path} does not exist")
+    metrics = summarize(record.outcome() for record in results.load())
+    if as_json:
+        typer.echo(json.dumps(metrics, indent=2, sort_keys=True))
+    else:
+        _print_summary(metrics)
+
+
+def _print_summary(metrics: dict) -> None:
+    table = Table(title="τ-Emotion-Bench summary")
+    for column in ("group", "episodes", "avg reward", "Avg@k", "pass^k", "UNSATISFIED"):
+        table.add_column(column, justify="right" if column != "group" else "left")
+
+    def row(name: str, m: dict) -> None:
+        top = str(m["trials"]) if m["trials"] else None
+        pass_k = f"{m['pass_hat_k'][top]:.3f}" if top else "-"
+        table.add_row(
+            name,
+            str(m["episodes"]),
+            f"{m['avg_reward']:.3f}",
+            f"{m['avg_at_k']:.3f}",
+            pass_k,
+            f"{m['unsatisfied_rate']:.1%}",
+        )
+
+    row("all", metrics)
+    for key in ("by_domain", "by_family"):
+        for name, group in metrics.get(key, {}).items():
+            row(f"{key[3:]}: {name}", group)
+    Console().print(table)
+
+
+@tasks_app.command("list")
+def tasks_list(
+    domain: Annotated[str | None, typer.Option(help="Only this domain.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """Each task's id, domain, emotion condition (null for a neutral twin), twin and gold action count."""
+    names = _parse_domains(domain) if domain else list(domain_names())
+    rows = []
+    for name in names:
+        for task in _load_tasks(name):
+            rows.append(
+                {
+                    "id": task.id,
+                    "domain": task.domain,
+                    "condition": task.condition_id,
+                    "twin": task.twin,
+                    "actions": len(task.evaluation.actions),
+                    "provenance": task.provenance.model_dump(),
+                }
+            )
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    table = Table()
+    for column in ("id", "domain", "condition", "twin", "actions"):
+        table.add_column(column)
+    for r in rows:
+        table.add_row(r["id"], r["domain"], r["condition"] or "-", r["twin"] or "-", str(r["actions"]))
+    Console().print(table)
+
+
+def _load_tasks(name: str):
+    try:
+        return get_domain(name).tasks
+    except TaskFileError as exc:
+        raise _fail(str(exc)) from None
+
+
+@tasks_app.command("validate")
+def tasks_validate(domain: Annotated[str | None, typer.Option(help="Only this domain.")] = None) -> None:
+    """Check schema, twins, and that every ground-truth action replays without error."""
+    names = _parse_domains(domain) if domain else list(domain_names())
+    bad = 0
+    for name in names:
+        tasks = _load_tasks(name)
+        problems = asyncio.run(task_set_problems(get_domain(name), tasks))
+        for problem in problems:
+            console.print(f"[red]{name}[/red]: {problem}")
+        bad += len(problems)
+        console.print(f"{name}: {len(tasks)} tasks, {len(problems)} problems")
+    if bad:
+        raise typer.Exit(1)
+
+
+@emotion_app.command("list")
+def emotion_list(as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False) -> None:
+    """All 594 emotion conditions with their stable ids."""
+    rows = [{"id": c.id, **c.model_dump()} for c in CONDITIONS]
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        typer.echo(f"{row['id']:45} {row['family']}")
+
+
+@app.command("domains")
+def domains_list() -> None:
+    """The domains this installation serves, with their tool counts."""
+    for name in domain_names():
+        domain = get_domain(name)
+        typer.echo(
+            f"{name}: {len(domain.tools)} tools ({len(domain.write_tools)} write), {len(domain.tasks)} tasks"
+        )
+
+
+@serve_app.command("env")
+def serve_env(
+    domain: Annotated[str, typer.Argument(help="The domain to serve.")],
+    mcp_port: Annotated[int, typer.Option(help="Agent-facing MCP port.")] = 8000,
+    control_port: Annotated[int, typer.Option(help="Control port (never give it to agents).")] = 9000,
+    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    public_host: Annotated[str | None, typer.Option(help="Host name agents use for the MCP port.")] = None,
+    allowed_host: Annotated[
+        list[str] | None, typer.Option(help="Allowed Host header on the MCP port (repeatable; host:port).")
+    ] = None,
+) -> None:
+    """Serve one domain: MCP on --mcp-port, control API on --control-port (admin token: TAUE_ADMIN_TOKEN)."""
+    from envs.runtime.server import DomainServer
+
+    _parse_domains(domain)
+    server = DomainServer(
+        get_domain(domain),
+        host=host,
+        mcp_port=mcp_port,
+        control_port=control_port,
+        public_host=public_host,
+        allowed_hosts=allowed_host,
+        admin_token=os.environ.get("TAUE_ADMIN_TOKEN"),
+    )
+    console.print(f"{domain}: MCP {server.mcp_url}/episodes/<id>/mcp, control {server.control_url}")
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(server.serve_forever())
+
+
+def main() -> None:
+    try:
+        app()
+    except BrokenPipeError:  # e.g. `taue tasks list --json | head`
+        sys.exit(0)

@@ -1,0 +1,165 @@
+"""One episode, top to bottom (DESIGN §3): create, converse, collect, score, record, delete."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import time
+from dataclasses import dataclass
+
+import httpx2
+from agent_runner.agents import NEEDS_GROUND_TRUTH, AgentError, EpisodeContext, make_agent
+from agent_runner.agents.base import McpServerInfo
+from agent_runner.control import ControlClient, InfraError
+from agent_runner.results import EpisodeRecord
+
+from envs.runtime.control_app import EpisodeCreated
+from envs.runtime.domain import Domain
+from envs.runtime.tasks import Task
+from scorer.reward import Message
+from scorer.scorer import Scorer, ScoreRequest
+from simulator.session import Simulator
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_turns: int = 200
+    max_tool_calls: int = 200
+    turn_timeout: float = 120.0
+
+
+@dataclass
+class Harness:
+    """Everything an episode needs from its surroundings; shared by all episodes of a run."""
+
+    run: str
+    agent: str
+    user: str
+    controls: dict[str, ControlClient]
+    simulator: Simulator
+    scorer: Scorer
+    limits: Limits
+    transport: httpx2.AsyncBaseTransport | None = None
+
+
+def episode_seed(run_seed: int, task_id: str, trial: int) -> int:
+    """A stable per-episode seed: the same (seed, task, trial) always gives the same number."""
+    digest = hashlib.sha256(f"{run_seed}:{task_id}:{trial}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+async def run_episode(harness: Harness, domain: Domain, task: Task, trial: int, seed: int) -> EpisodeRecord:
+    """Run one episode. Raises `InfraError` when the harness failed (the caller retries)."""
+    started = time.perf_counter()
+    control = harness.controls[domain.name]
+    created = await control.create_episode(task.id, seed)
+    session_id = None
+    try:
+        session_id, first_message = harness.simulator.start(task, seed, harness.user)
+        conversation = Conversation(harness, domain, task, session_id, created)
+        await conversation.run(first_message)
+        final_hash = await control.state_hash(created.episode_id)
+        tool_log = await control.tool_log(created.episode_id)
+        breakdown = await harness.scorer.score(
+            ScoreRequest(
+                domain=domain.name,
+                task_id=task.id,
+                final_hash=final_hash,
+                transcript=conversation.transcript,
+                tool_log=tool_log,
+                termination=conversation.termination,
+            )
+        )
+    finally:
+        if session_id is not None:
+            harness.simulator.end(session_id)
+        await _delete_quietly(control, created.episode_id)
+    return EpisodeRecord(
+        run=harness.run,
+        task_id=task.id,
+        domain=domain.name,
+        trial=trial,
+        seed=seed,
+        condition=task.condition_id,
+        family=task.emotion.family if task.emotion else None,
+        emotion=task.emotion.model_dump(exclude={"instruction"}) if task.emotion else None,
+        agent=harness.agent,
+        user=harness.user,
+        transcript=conversation.transcript,
+        tool_log=tool_log,
+        termination=breakdown.termination,
+        reward=breakdown.reward,
+        breakdown=breakdown,
+        user_state=conversation.user_state,
+        error=conversation.error,
+        timings={"episode_s": round(time.perf_counter() - started, 4)},
+    )
+
+
+async def _delete_quietly(control: ControlClient, episode_id: str) -> None:
+    # The episode dies with its server anyway; a failed delete must never hide the episode's outcome.
+    with contextlib.suppress(InfraError, ValueError):
+        await control.delete_episode(episode_id)
+
+
+class Conversation:
+    """The user–agent loop of one episode, with the run's limits."""
+
+    def __init__(
+        self, harness: Harness, domain: Domain, task: Task, session_id: str, episode: EpisodeCreated
+    ) -> None:
+        self.harness, self.domain, self.task = harness, domain, task
+        self.session_id, self.episode_id = session_id, episode.episode_id
+        auth = {"Authorization": f"Bearer {episode.token}"}
+        self.context = EpisodeContext(
+            episode_id=episode.episode_id,
+            domain=domain.name,
+            mcp_servers=[McpServerInfo(name=domain.name, url=episode.mcp_url, headers=auth)],
+            policy=domain.policy,
+            task=task if harness.agent in NEEDS_GROUND_TRUTH else None,
+            transport=harness.transport,
+        )
+        self.transcript: list[Message] = []
+        self.termination = "max_turns"
+        self.user_state: dict = {}
+        self.error: str | None = None
+
+    async def run(self, first_message: str) -> None:
+        agent = make_agent(self.harness.agent, self.domain.write_tools)
+        user_message = first_message
+        self.transcript.append(Message(role="user", content=user_message))
+        try:
+            await agent.start(self.context)
+            for _ in range(self.harness.limits.max_turns):
+                reply = await asyncio.wait_for(agent.respond(user_message), self.harness.limits.turn_timeout)
+                self.transcript.append(Message(role="agent", content=reply))
+                if await self._ended_by_tools():
+                    return
+                turn = self.harness.simulator.respond(self.session_id, reply)
+                user_message = turn.message
+                self.transcript.append(Message(role="user", content=user_message))
+                self.user_state = turn.model_dump(exclude={"message", "done", "termination"})
+                if turn.done:
+                    self.termination = turn.termination or "user_stop"
+                    return
+        except TimeoutError:
+            self.termination, self.error = (
+                "timeout",
+                f"agent gave no reply within {self.harness.limits.turn_timeout}s",
+            )
+        except AgentError as exc:
+            self.termination, self.error = "agent_error", str(exc)
+        finally:
+            await agent.close()
+
+    async def _ended_by_tools(self) -> bool:
+        status = await self.harness.controls[self.domain.name].status(self.episode_id)
+        if status["ended"]:
+            self.termination = "agent_transfer"
+            return True
+        if status["tool_calls"] > self.harness.limits.max_tool_calls:
+            self.termination = "max_tool_calls"
+            self.error = f"more than {self.harness.limits.max_tool_calls} tool calls"
+            return True
+        return False

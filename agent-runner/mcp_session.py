@@ -1,0 +1,31 @@
+"""Opening an MCP client session on one episode's endpoint, as any remote agent would."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+MCP_PROTOCOL = "2026-07-28"
+"""Our servers speak this version; pinning it skips the discovery round trip."""
+
+
+@asynccontextmanager
+async def episode_session(
+    url: str,
+    headers: dict[str, str],
+    transport: httpx2.AsyncBaseTransport | None = None,
+    timeout: float = 60.0,
+) -> AsyncIterator[Client]:
+    """An MCP `Client` connected to `url` with `headers` (the episode's bearer token).
+
+    `transport` lets many sessions share one connection pool; it is not closed here.
+    """
+    http = httpx2.AsyncClient(headers=headers, timeout=timeout, transport=transport)
+    async with Client(streamable_http_client(url, http_client=http), mode=MCP_PROTOCOL) as client:
+        yield client
+    if transport is None:
+        await http.aclose()

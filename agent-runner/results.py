@@ -1,0 +1,116 @@
+"""The results file: one JSON line per episode, keyed by (run, task, trial), append-only.
+
+Each record is written with a single `write` on a file opened for appending,
+so a killed process loses at most the line being written; a torn last line is dropped when the file is
+reopened. At the end of a run the file is rewritten in (task, trial) order through a temporary
+file and an atomic rename, so two runs with the same seed produce the same bytes apart from the
+`timings` of each record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from scorer.metrics import EpisodeOutcome
+from scorer.reward import LoggedCall, Message, RewardBreakdown
+
+RESULTS = "results.jsonl"
+ERRORS = "errors.jsonl"
+CONFIG = "run.json"
+
+
+class EpisodeRecord(BaseModel):
+    run: str
+    task_id: str
+    domain: str
+    trial: int
+    seed: int
+    condition: str | None
+    family: str | None
+    emotion: dict[str, Any] | None
+    agent: str
+    user: str
+    transcript: list[Message]
+    tool_log: list[LoggedCall]
+    termination: str
+    reward: int
+    breakdown: RewardBreakdown
+    user_state: dict[str, Any] = Field(default_factory=dict)
+    error: str | None = None
+    timings: dict[str, float] = Field(default_factory=dict)
+    """Wall-clock figures; the only part of a record that differs between identical runs."""
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.task_id, self.trial)
+
+    def outcome(self) -> EpisodeOutcome:
+        return EpisodeOutcome(
+            task_id=self.task_id,
+            domain=self.domain,
+            trial=self.trial,
+            family=self.family,
+            reward=self.reward,
+            termination=self.termination,
+        )
+
+
+class ResultsFile:
+    def __init__(self, run_dir: Path) -> None:
+        self.run_dir = run_dir
+        self.path = run_dir / RESULTS
+        self.errors_path = run_dir / ERRORS
+
+    def load(self) -> list[EpisodeRecord]:
+        """Every complete record, the last one winning for a repeated key."""
+        if not self.path.exists():
+            return []
+        records: dict[tuple[str, int], EpisodeRecord] = {}
+        with self.path.open("rb") as handle:
+            for line in handle:
+                if not line.endswith(b"\n"):
+                    break  # a torn final line from an interrupted write
+                record = EpisodeRecord.model_validate_json(line)
+                records[record.key] = record
+        return list(records.values())
+
+    def repair(self) -> None:
+        """Drop a torn final line so appends start on a line boundary."""
+        if not self.path.exists():
+            return
+        data = self.path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            with self.path.open("r+b") as handle:
+                handle.truncate(data.rfind(b"\n") + 1)
+
+    def append(self, record: EpisodeRecord) -> None:
+        _append_line(self.path, record.model_dump_json())
+
+    def append_error(self, entry: dict[str, Any]) -> None:
+        _append_line(self.errors_path, json.dumps(entry, sort_keys=True))
+
+    def compact(self) -> list[EpisodeRecord]:
+        """Rewrite the file sorted by (task, trial), atomically; returns the records."""
+        records = sorted(self.load(), key=lambda r: r.key)
+        temporary = self.path.with_suffix(".jsonl.tmp")
+        with temporary.open("wb") as handle:
+            for record in records:
+                handle.write(record.model_dump_json().encode() + b"\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, self.path)
+        return records
+
+
+def _append_line(path: Path, text: str) -> None:
+    data = text.encode("utf-8") + b"\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, data)  # in the page cache at once: survives the process being killed
+    finally:
+        os.close(fd)

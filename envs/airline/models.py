@@ -1,0 +1,159 @@
+"""Airline tables: flights, reservations and users, in the published τ-Emotion-Bench layout.
+
+Each table has one primary-key column (the published dict key). Nested values live in JSON text
+columns so that list order and int/float types survive exactly. `to_record()` gives the published
+JSON record of a row and `from_record()` builds a row from one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Field
+
+from envs.runtime.database import JSONText, table_base
+
+AirlineTable = table_base("airline")
+
+_KEY_ORDER = (
+    "first_name", "last_name", "dob",
+    "address1", "address2", "city", "country", "state", "zip",
+    "source", "brand", "last_four", "payment_id", "amount", "id",
+    "status",
+    "actual_departure_time_est", "actual_arrival_time_est",
+    "estimated_departure_time_est", "estimated_arrival_time_est",
+    "available_seats", "prices", "basic_economy", "economy", "business",
+    "flight_number", "date", "price", "origin", "destination",
+)  # fmt: skip
+_KEY_RANK = {name: rank for rank, name in enumerate(_KEY_ORDER)}
+
+
+def readable(value: Any) -> Any:
+    """`value` with the keys of nested objects in the published reading order.
+
+    JSON columns are stored with sorted keys; key order never matters for the state, only for how
+    a tool's JSON answer reads. Unknown keys (dates, payment ids) come last, sorted.
+    """
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda key: (_KEY_RANK.get(key, len(_KEY_RANK)), key))
+        return {key: readable(value[key]) for key in keys}
+    if isinstance(value, list):
+        return [readable(item) for item in value]
+    return value
+
+
+class Flight(AirlineTable, table=True):
+    """A scheduled flight and its per-day status, seats and prices (`dates`: "YYYY-MM-DD" -> day)."""
+
+    __tablename__ = "flights"
+
+    flight_number: str = Field(primary_key=True)
+    origin: str
+    destination: str
+    scheduled_departure_time_est: str
+    scheduled_arrival_time_est: str
+    dates: dict[str, dict[str, Any]] = Field(default_factory=dict, sa_type=JSONText)
+
+    def summary(self) -> dict[str, Any]:
+        """The flight record without its `dates`."""
+        return {
+            "flight_number": self.flight_number,
+            "origin": self.origin,
+            "destination": self.destination,
+            "scheduled_departure_time_est": self.scheduled_departure_time_est,
+            "scheduled_arrival_time_est": self.scheduled_arrival_time_est,
+        }
+
+    def to_record(self) -> dict[str, Any]:
+        return {**self.summary(), "dates": readable(self.dates)}
+
+    @classmethod
+    def from_record(cls, key: str, record: dict[str, Any]) -> Flight:
+        return cls(
+            flight_number=key,
+            origin=record["origin"],
+            destination=record["destination"],
+            scheduled_departure_time_est=record["scheduled_departure_time_est"],
+            scheduled_arrival_time_est=record["scheduled_arrival_time_est"],
+            dates=record["dates"],
+        )
+
+
+class Reservation(AirlineTable, table=True):
+    """A booking: its segments, passengers, payments and bags. `status` is None until cancelled."""
+
+    __tablename__ = "reservations"
+
+    reservation_id: str = Field(primary_key=True)
+    user_id: str
+    origin: str
+    destination: str
+    flight_type: str
+    cabin: str
+    flights: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONText)
+    passengers: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONText)
+    payment_history: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONText)
+    created_at: str
+    total_baggages: int
+    nonfree_baggages: int
+    insurance: str
+    status: str | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "reservation_id": self.reservation_id,
+            "user_id": self.user_id,
+            "origin": self.origin,
+            "destination": self.destination,
+            "flight_type": self.flight_type,
+            "cabin": self.cabin,
+            "flights": readable(self.flights),
+            "passengers": readable(self.passengers),
+            "payment_history": readable(self.payment_history),
+            "created_at": self.created_at,
+            "total_baggages": self.total_baggages,
+            "nonfree_baggages": self.nonfree_baggages,
+            "insurance": self.insurance,
+        }
+        if self.status is not None:
+            record["status"] = self.status
+        return record
+
+    @classmethod
+    def from_record(cls, key: str, record: dict[str, Any]) -> Reservation:
+        fields = {name: record[name] for name in cls.model_fields if name in record}
+        return cls(**{**fields, "reservation_id": key})
+
+
+class User(AirlineTable, table=True):
+    """A customer: profile, payment methods (id -> method), saved passengers, reservation ids."""
+
+    __tablename__ = "users"
+
+    user_id: str = Field(primary_key=True)
+    name: dict[str, str] = Field(sa_type=JSONText)
+    address: dict[str, str] = Field(sa_type=JSONText)
+    email: str
+    dob: str
+    payment_methods: dict[str, dict[str, Any]] = Field(default_factory=dict, sa_type=JSONText)
+    saved_passengers: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONText)
+    membership: str
+    reservations: list[str] = Field(default_factory=list, sa_type=JSONText)
+
+    def to_record(self) -> dict[str, Any]:
+        """The published user record (it has no `user_id` field)."""
+        return {
+            "name": readable(self.name),
+            "address": readable(self.address),
+            "email": self.email,
+            "dob": self.dob,
+            "payment_methods": readable(self.payment_methods),
+            "saved_passengers": readable(self.saved_passengers),
+            "membership": self.membership,
+            "reservations": list(self.reservations),
+        }
+
+    @classmethod
+    def from_record(cls, key: str, record: dict[str, Any]) -> User:
+        fields = {name: record[name] for name in cls.model_fields if name in record}
+        return cls(**{**fields, "user_id": key})

@@ -1,0 +1,17 @@
+"""The retail domain: an online store's orders, products and customers (τ-Emotion-Bench tools)."""
+
+from pathlib import Path
+
+from envs.retail.generate import generate
+from envs.retail.models import Order, Product, User
+from envs.retail.tools import TOOLS
+from envs.runtime.domain import Domain
+
+DOMAIN = Domain(
+    name="retail",
+    folder=Path(__file__).parent,
+    tables=[Order, Product, User],
+    tools=TOOLS,
+    generate=generate,
+    clock="2024-05-15T15:00:00",
+)

@@ -1,0 +1,123 @@
+"""The control port: episodes, state, tool log, policy, health. Never handed to the agent."""
+
+from __future__ import annotations
+
+import hmac
+import json
+
+from fastapi import Depends, FastAPI, Header, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel, Field
+
+from envs.runtime.database import state_hash
+from envs.runtime.episodes import EpisodeError, EpisodeRegistry
+from envs.runtime.execution import ToolCall
+
+
+class CreateEpisode(BaseModel):
+    task_id: str | None = Field(
+        default=None, description="Task whose initial state to apply; none = seed DB."
+    )
+    seed: int = 0
+
+
+class EpisodeCreated(BaseModel):
+    episode_id: str
+    mcp_url: str
+    token: str
+    task_id: str | None
+
+
+class ResetDone(BaseModel):
+    episode_id: str
+    reset_ms: float
+
+
+class EpisodeStatus(BaseModel):
+    episode_id: str
+    task_id: str | None
+    tool_calls: int
+    ended: bool
+    """True once a conversation-ending tool (a transfer to a human) ran."""
+
+
+class ToolLog(BaseModel):
+    episode_id: str
+    calls: list[ToolCall]
+
+
+def build_control_app(
+    registry: EpisodeRegistry, public_mcp_url: str, admin_token: str | None = None
+) -> FastAPI:
+    """The control API of one domain server. `public_mcp_url` is the MCP port's base URL."""
+    domain = registry.domain
+    app = FastAPI(title=f"taue {domain.name} control", version="1")
+
+    async def require_admin(authorization: str = Header(default="")) -> None:
+        if admin_token is None:
+            return
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(
+            token.strip().encode(), admin_token.encode()
+        ):
+            raise HTTPException(401, "admin token required: send 'Authorization: Bearer <admin token>'")
+
+    @app.exception_handler(EpisodeError)
+    async def episode_error(_: Request, exc: EpisodeError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
+        return JSONResponse({"error": "invalid request", "problems": problems}, status_code=422)
+
+    admin = [Depends(require_admin)]
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, object]:
+        return {"status": "ok", "domain": domain.name, "episodes": len(registry)}
+
+    @app.get("/policy", dependencies=admin)
+    async def policy() -> PlainTextResponse:
+        return PlainTextResponse(domain.policy, media_type="text/markdown")
+
+    @app.post("/episodes", dependencies=admin, status_code=201)
+    async def create_episode(body: CreateEpisode) -> EpisodeCreated:
+        episode = await registry.create(body.task_id, body.seed)
+        url = f"{public_mcp_url.rstrip('/')}/episodes/{episode.id}/mcp"
+        return EpisodeCreated(episode_id=episode.id, mcp_url=url, token=episode.token, task_id=body.task_id)
+
+    @app.post("/episodes/{episode_id}/reset", dependencies=admin)
+    async def reset_episode(episode_id: str) -> ResetDone:
+        return ResetDone(episode_id=episode_id, reset_ms=round(await registry.reset(episode_id), 3))
+
+    @app.get("/episodes/{episode_id}/state", dependencies=admin)
+    async def state(episode_id: str, include_state: bool = True) -> Response:
+        """Canonical state (every table in primary-key order, sorted keys) and its sha256."""
+        episode = registry.get(episode_id)
+        async with episode.lock:
+            text = episode.db.canonical_state()
+        digest = state_hash(text)
+        # The state is spliced in as canonical text; parsing it only to dump it again would double the cost.
+        state_part = f',"state":{text}' if include_state else ""
+        body = f'{{"episode_id":{json.dumps(episode_id)},"sha256":"{digest}"{state_part}}}'
+        return Response(body, media_type="application/json")
+
+    @app.get("/episodes/{episode_id}", dependencies=admin)
+    async def episode_status(episode_id: str) -> EpisodeStatus:
+        episode = registry.get(episode_id)
+        return EpisodeStatus(
+            episode_id=episode_id, task_id=episode.task_id, tool_calls=len(episode.log), ended=episode.ended
+        )
+
+    @app.get("/episodes/{episode_id}/tool-log", dependencies=admin)
+    async def tool_log(episode_id: str) -> ToolLog:
+        return ToolLog(episode_id=episode_id, calls=list(registry.get(episode_id).log))
+
+    @app.delete("/episodes/{episode_id}", dependencies=admin, status_code=204)
+    async def delete_episode(episode_id: str) -> Response:
+        registry.delete(episode_id)
+        return Response(status_code=204)
+
+    return app

@@ -1,0 +1,266 @@
+"""Per-episode SQLite databases cloned from a domain's seed image.
+
+A domain's seed rows are written once into an in-memory SQLite database (the *seed image*). Every
+episode gets its own in-memory connection filled from that image with SQLite's backup API, so a
+reset is a page copy, never a reload. Large pages keep the copy well under a millisecond for the
+seed sizes used here.
+
+Tools see a `Store`: a thin, typed view over one SQLModel session that lives for exactly one tool
+call. The session is committed when the tool returns and rolled back when it raises, so a failed
+call never leaves a partial write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from functools import partial
+from typing import Any, TypeVar
+
+from mcp.server.mcpserver.exceptions import ToolError
+from sqlalchemy import Boolean, Text, TypeDecorator, create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import registry
+from sqlalchemy.orm.attributes import flag_modified
+from sqlalchemy.pool import StaticPool
+from sqlmodel import Session, SQLModel, func, select
+
+canonical_json = partial(json.dumps, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""The one JSON encoding used for stored JSON columns and for canonical state dumps."""
+
+
+def state_hash(canonical_text: str) -> str:
+    """The sha256 of a canonical state dump: what the scorer compares."""
+    return hashlib.sha256(canonical_text.encode("utf-8")).hexdigest()
+
+
+PAGE_SIZE = 65536
+Row = TypeVar("Row", bound=SQLModel)
+
+
+class JSONText(TypeDecorator[Any]):
+    """A JSON value stored as canonical text (TEXT affinity, so SQLite never coerces it).
+
+    Use it for nested values and for numbers whose int/float type matters:
+    `Field(sa_type=JSONText)`. JSON keeps `5` and `5.0` apart; a REAL column would not.
+    """
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
+        return None if value is None else canonical_json(value)
+
+    def process_result_value(self, value: str | None, dialect: Any) -> Any:
+        return None if value is None else json.loads(value)
+
+
+def table_base(domain: str) -> type[SQLModel]:
+    """A SQLModel base class with its own metadata, so two domains may both have a `users` table.
+
+    Usage in a domain's models.py: `Table = table_base("airline")`, then `class User(Table, table=True)`.
+    """
+    return type(f"{domain.title()}Table", (SQLModel,), {"__module__": __name__}, registry=registry())
+
+
+def json_columns(model: type[SQLModel]) -> tuple[str, ...]:
+    """Names of the columns of `model` stored as JSON text."""
+    return tuple(col.name for col in model.__table__.columns if isinstance(col.type, JSONText))
+
+
+def _boolean_columns(model: type[SQLModel]) -> frozenset[str]:
+    return frozenset(col.name for col in model.__table__.columns if isinstance(col.type, Boolean))
+
+
+def primary_key(model: type[SQLModel]) -> str:
+    """Name of the single primary-key column of `model`."""
+    keys = [col.name for col in model.__table__.primary_key.columns]
+    if len(keys) != 1:
+        raise TypeError(f"{model.__name__} must have exactly one primary-key column, has {keys}")
+    return keys[0]
+
+
+def _engine_over(connection: sqlite3.Connection) -> Engine:
+    engine = create_engine(
+        "sqlite://",
+        creator=lambda: connection,
+        poolclass=StaticPool,
+    )
+    # The pysqlite driver begins transactions lazily; make every session start one explicitly so
+    # a rollback also covers writes that happened before the first flush.
+    event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
+    return engine
+
+
+def _new_connection() -> sqlite3.Connection:
+    connection = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+    connection.execute(f"PRAGMA page_size={PAGE_SIZE}")
+    return connection
+
+
+class TableText:
+    """Renders rows of one table as canonical JSON objects, straight from the stored values."""
+
+    def __init__(self, model: type[SQLModel]) -> None:
+        self.name = model.__tablename__
+        self.key = primary_key(model)
+        self.columns = sorted(col.name for col in model.__table__.columns)
+        self._json = set(json_columns(model))
+        self._bool = _boolean_columns(model)
+        self._prefixes = [canonical_json(name) + ":" for name in self.columns]
+        self._select = f'SELECT "{self.key}", {", ".join(self.columns)} FROM "{self.name}"'
+
+    def render(self, values: tuple[Any, ...]) -> str:
+        fields = []
+        for prefix, name, value in zip(self._prefixes, self.columns, values, strict=True):
+            if name in self._json:
+                fields.append(prefix + ("null" if value is None else value))
+            elif name in self._bool and value is not None:
+                fields.append(prefix + canonical_json(bool(value)))
+            else:
+                fields.append(prefix + canonical_json(value))
+        return "{" + ",".join(fields) + "}"
+
+    def rows(self, connection: sqlite3.Connection, keys: Iterable[Any] | None = None) -> dict[Any, str]:
+        """primary key -> row text, in primary-key order (all rows, or only `keys`)."""
+        if keys is None:
+            query, params = f'{self._select} ORDER BY "{self.key}"', ()
+        else:
+            params = tuple(keys)
+            query = f'{self._select} WHERE "{self.key}" IN ({",".join("?" * len(params))})'
+        return {values[0]: self.render(values[1:]) for values in connection.execute(query, params)}
+
+
+class SeedImage:
+    """A domain's seed database, built once per process and copied into every episode.
+
+    It also keeps the canonical text of every seed row, so an episode's state dump re-renders only
+    the rows its tools wrote.
+    """
+
+    def __init__(self, tables: Iterable[type[SQLModel]], rows: Iterable[SQLModel]) -> None:
+        self.tables: tuple[type[SQLModel], ...] = tuple(sorted(tables, key=lambda m: m.__tablename__))
+        self._connection = _new_connection()
+        engine = _engine_over(self._connection)
+        for model in self.tables:
+            model.__table__.create(engine)
+        with Session(engine) as session:
+            session.add_all(list(rows))
+            session.commit()
+        self._connection.execute("VACUUM")
+        self.texts = {model.__tablename__: TableText(model) for model in self.tables}
+        self.row_texts = {name: text.rows(self._connection) for name, text in self.texts.items()}
+        self.table_texts = {
+            name: "[" + ",".join(rows.values()) + "]" for name, rows in self.row_texts.items()
+        }
+
+    def copy_into(self, connection: sqlite3.Connection) -> None:
+        self._connection.backup(connection)
+
+    def clone(self, clock: str = "") -> EpisodeDatabase:
+        return EpisodeDatabase(self, clock)
+
+
+class EpisodeDatabase:
+    """One episode's private database."""
+
+    def __init__(self, seed: SeedImage, clock: str = "") -> None:
+        self.seed = seed
+        self.clock = clock
+        self.connection = _new_connection()
+        seed.copy_into(self.connection)
+        self.engine = _engine_over(self.connection)
+        self.written: dict[str, set[Any]] = {}
+        """Primary keys of rows written since the last reset, per table (a superset is harmless)."""
+
+    def reset(self) -> None:
+        """Return to the seed state (the caller re-applies any task initial state)."""
+        self.seed.copy_into(self.connection)
+        self.written.clear()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Store]:
+        """A `Store` whose writes are committed together, or not at all if the block raises."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            event.listen(session, "after_flush", self._note_writes)
+            try:
+                yield Store(session, self.clock)
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    def _note_writes(self, session: Session, _context: Any) -> None:
+        for row in (*session.new, *session.dirty, *session.deleted):
+            table = type(row).__tablename__
+            self.written.setdefault(table, set()).add(getattr(row, self.seed.texts[table].key))
+
+    def canonical_state(self) -> str:
+        """Every table in primary-key order, rows with sorted keys, as one canonical JSON text.
+
+        Unwritten tables and rows come from the seed's cached text; written rows are re-rendered
+        from their stored values (JSON columns are already canonical text, spliced in as is).
+        """
+        parts = []
+        for name, text in self.seed.texts.items():
+            keys = self.written.get(name)
+            body = self._written_table_text(text, keys) if keys else self.seed.table_texts[name]
+            parts.append(canonical_json(name) + ":" + body)
+        return "{" + ",".join(parts) + "}"
+
+    def _written_table_text(self, text: TableText, keys: set[Any]) -> str:
+        rows = dict(self.seed.row_texts[text.name])
+        current = text.rows(self.connection, keys)
+        inserted = False
+        for key in keys:
+            if key in current:
+                inserted |= key not in rows
+                rows[key] = current[key]
+            else:
+                rows.pop(key, None)
+        ordered = (rows[key] for key in sorted(rows)) if inserted else rows.values()
+        return "[" + ",".join(ordered) + "]"
+
+    def state_hash(self) -> str:
+        return state_hash(self.canonical_state())
+
+    def close(self) -> None:
+        self.engine.dispose()
+        self.connection.close()
+
+
+class Store:
+    """What a tool sees of its episode's database during one call."""
+
+    def __init__(self, session: Session, clock: str) -> None:
+        self.session = session
+        self.clock = clock
+        """The domain's simulated "now" (ISO 8601); tools never read the machine's clock."""
+
+    def get(self, model: type[Row], key: Any) -> Row | None:
+        return self.session.get(model, key)
+
+    def require(self, model: type[Row], key: Any, error: str) -> Row:
+        """The row with primary key `key`, or a `ToolError` with the given message."""
+        row = self.session.get(model, key) if isinstance(key, str | int) else None
+        if row is None:
+            raise ToolError(error)
+        return row
+
+    def scan(self, model: type[Row], *where: Any) -> list[Row]:
+        """Rows of `model` in primary-key order; `where` filters in SQL (e.g. `Flight.origin == "JFK"`)."""
+        column = getattr(model, primary_key(model))
+        return list(self.session.exec(select(model).where(*where).order_by(column)))
+
+    def save(self, row: SQLModel) -> None:
+        """Persist `row`, including in-place edits of its JSON columns."""
+        for name in json_columns(type(row)):
+            flag_modified(row, name)
+        self.session.add(row)
+        self.session.flush()
+
+    def count(self, model: type[SQLModel]) -> int:
+        return self.session.exec(select(func.count()).select_from(model)).one()

@@ -1,0 +1,115 @@
+"""Episodes of one domain server: creation, reset, tokens, tool logs, deletion."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+import time
+from dataclasses import dataclass, field
+
+from envs.runtime.database import EpisodeDatabase
+from envs.runtime.domain import Domain
+from envs.runtime.execution import ToolCall
+from envs.runtime.task_checks import replay
+from envs.runtime.tasks import Action, Task
+
+
+class EpisodeError(LookupError):
+    """An episode request that cannot be served; `status` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 404) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Episode:
+    id: str
+    token: str
+    task_id: str | None
+    seed: int
+    initial_state: list[Action]
+    db: EpisodeDatabase
+    log: list[ToolCall] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ended: bool = False
+    """Set once a conversation-ending tool ran; later calls are refused."""
+
+    def token_matches(self, presented: str) -> bool:
+        return hmac.compare_digest(self.token.encode(), presented.encode())
+
+
+class EpisodeRegistry:
+    """All live episodes of one domain, each with a private database."""
+
+    def __init__(
+        self, domain: Domain, tasks: dict[str, Task] | None = None, max_episodes: int = 4096
+    ) -> None:
+        self.domain = domain
+        self.tasks = tasks if tasks is not None else domain.task_index
+        self.max_episodes = max_episodes
+        self._episodes: dict[str, Episode] = {}
+
+    def __len__(self) -> int:
+        return len(self._episodes)
+
+    async def create(self, task_id: str | None, seed: int = 0) -> Episode:
+        if task_id is not None and task_id not in self.tasks:
+            raise EpisodeError(f"unknown task {task_id!r} for domain {self.domain.name!r}", status=404)
+        if len(self._episodes) >= self.max_episodes:
+            raise EpisodeError(f"too many live episodes ({self.max_episodes}); delete finished ones", 429)
+        initial = list(self.tasks[task_id].initial_state) if task_id is not None else []
+        episode = Episode(
+            id=secrets.token_hex(12),
+            token=secrets.token_urlsafe(24),
+            task_id=task_id,
+            seed=seed,
+            initial_state=initial,
+            db=self.domain.new_database(),
+        )
+        await self._apply_initial_state(episode)
+        self._episodes[episode.id] = episode
+        return episode
+
+    async def _apply_initial_state(self, episode: Episode) -> None:
+        if not episode.initial_state:
+            return
+        _, log = await replay(self.domain, episode.initial_state, episode.db)
+        failed = [call for call in log if not call.ok]
+        if failed:
+            raise EpisodeError(f"initial state of task {episode.task_id!r} fails: {failed[0].output}", 500)
+
+    def get(self, episode_id: str) -> Episode:
+        episode = self._episodes.get(episode_id)
+        if episode is None:
+            raise EpisodeError(f"unknown episode {episode_id!r}")
+        return episode
+
+    def authorize(self, episode_id: str, token: str) -> Episode:
+        """The episode, if `token` is its bearer token; otherwise an `EpisodeError` (404 or 401)."""
+        episode = self.get(episode_id)
+        if not episode.token_matches(token):
+            raise EpisodeError("invalid bearer token for this episode", status=401)
+        return episode
+
+    async def reset(self, episode_id: str) -> float:
+        """Back to the task's initial state with an empty tool log; returns the time taken in ms."""
+        episode = self.get(episode_id)
+        async with episode.lock:
+            started = time.perf_counter()
+            episode.db.reset()
+            episode.log.clear()
+            episode.ended = False
+            await self._apply_initial_state(episode)
+            return (time.perf_counter() - started) * 1000
+
+    def delete(self, episode_id: str) -> None:
+        episode = self._episodes.pop(episode_id, None)
+        if episode is None:
+            raise EpisodeError(f"unknown episode {episode_id!r}")
+        episode.db.close()
+
+    def close(self) -> None:
+        for episode_id in list(self._episodes):
+            self.delete(episode_id)

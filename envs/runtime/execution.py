@@ -1,0 +1,98 @@
+"""Running one tool call against one episode database: validation, transaction, log entry.
+
+The MCP server and the scorer's ground-truth replay both call `execute`, so an agent's call and a
+replayed gold action go through the same validation and the same transaction rules.
+"""
+
+from __future__ import annotations
+
+import time
+from contextvars import ContextVar
+from typing import Any
+
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel
+
+from envs.runtime.database import EpisodeDatabase, Store
+from envs.runtime.domain import Domain
+
+_store: ContextVar[Store] = ContextVar("taue_store")
+
+
+def current_store() -> Store:
+    return _store.get()
+
+
+class ToolCall(BaseModel):
+    """One entry of an episode's server-side tool log."""
+
+    seq: int
+    name: str
+    arguments: dict[str, Any]
+    ok: bool
+    output: str
+    """The text the agent received: the result, or the error message."""
+    writes: bool
+    """True when the tool is a write tool and the call succeeded."""
+    duration_ms: float
+
+
+async def execute(
+    domain: Domain,
+    db: EpisodeDatabase,
+    name: str,
+    arguments: dict[str, Any],
+    context: Context | None = None,
+) -> CallToolResult:
+    """Validate and run one call in a transaction; errors come back as `is_error` results."""
+    tool = domain.mcp_tools.get(name)
+    if tool is None:
+        raise ToolError(f"Unknown tool: {name}. Available tools: {', '.join(sorted(domain.mcp_tools))}")
+    with db.transaction() as store:
+        token = _store.set(store)
+        try:
+            result = await tool.run(arguments, context, convert_result=True)
+        finally:
+            _store.reset(token)
+    return result
+
+
+def result_text(result: CallToolResult) -> str:
+    return "".join(block.text for block in result.content if isinstance(block, TextContent))
+
+
+async def execute_logged(
+    domain: Domain,
+    db: EpisodeDatabase,
+    log: list[ToolCall],
+    name: str,
+    arguments: Any,
+    context: Context | None,
+) -> CallToolResult:
+    """`execute`, recording the call (successful or not) in `log`. Never raises for a bad call."""
+    started = time.perf_counter()
+    args = arguments if isinstance(arguments, dict) else {"_raw": arguments}
+    try:
+        result = await execute(domain, db, name, args, context)
+        ok, output = not result.is_error, result_text(result)
+    except ToolError as exc:
+        result = CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
+        ok, output = False, str(exc)
+    except Exception as exc:  # a bug in a tool: report it without the traceback, keep serving
+        message = f"Error executing tool {name}: internal error ({type(exc).__name__})"
+        result = CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+        ok, output = False, message
+    log.append(
+        ToolCall(
+            seq=len(log),
+            name=name,
+            arguments=args,
+            ok=ok,
+            output=output,
+            writes=ok and name in domain.write_tools,
+            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+    )
+    return result

@@ -1,0 +1,90 @@
+"""Serving a domain: the MCP app and the control app, each on its own port.
+
+`DomainServer` runs both under uvicorn inside the current event loop. The embedded default and
+`taue serve env` use the same class; only the sockets differ.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from dataclasses import dataclass, field
+
+import uvicorn
+
+from envs.runtime.control_app import build_control_app
+from envs.runtime.domain import Domain
+from envs.runtime.episodes import EpisodeRegistry
+from envs.runtime.mcp_app import build_mcp_app
+
+logging.getLogger("uvicorn.access").disabled = True
+
+
+def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A listening TCP socket; port 0 picks a free ephemeral port."""
+    # proto must say TCP: asyncio only sets TCP_NODELAY on accepted sockets whose proto is TCP, and
+    # without it every keep-alive response waits ~40 ms for a delayed ACK.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.setblocking(False)
+    return sock
+
+
+@dataclass
+class DomainServer:
+    domain: Domain
+    host: str = "127.0.0.1"
+    mcp_port: int = 0
+    control_port: int = 0
+    public_host: str | None = None
+    """Host name agents use to reach the MCP port (a compose service name, say)."""
+    allowed_hosts: list[str] | None = None
+    admin_token: str | None = None
+    registry: EpisodeRegistry = field(init=False)
+    _servers: list[uvicorn.Server] = field(init=False, default_factory=list)
+    _tasks: list[asyncio.Task[None]] = field(init=False, default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.registry = EpisodeRegistry(self.domain)
+        self._mcp_socket = bind_socket(self.host, self.mcp_port)
+        self._control_socket = bind_socket(self.host, self.control_port)
+        self.mcp_port = self._mcp_socket.getsockname()[1]
+        self.control_port = self._control_socket.getsockname()[1]
+
+    @property
+    def mcp_url(self) -> str:
+        return f"http://{self.public_host or self.host}:{self.mcp_port}"
+
+    @property
+    def control_url(self) -> str:
+        return f"http://{self.host}:{self.control_port}"
+
+    async def start(self) -> None:
+        """Start serving; returns once both ports accept requests."""
+        _ = self.domain.seed_image  # build the seed before the first request, not during it
+        mcp_app = build_mcp_app(self.registry, self.allowed_hosts)
+        control_app = build_control_app(self.registry, self.mcp_url, self.admin_token)
+        for app, sock in ((mcp_app, self._mcp_socket), (control_app, self._control_socket)):
+            config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", backlog=2048)
+            server = uvicorn.Server(config)
+            server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+            self._servers.append(server)
+            self._tasks.append(asyncio.create_task(server.serve(sockets=[sock])))
+        while not all(server.started for server in self._servers):
+            if any(task.done() for task in self._tasks):
+                await asyncio.gather(*self._tasks)  # surface the start-up error
+            await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        for server in self._servers:
+            server.should_exit = True
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.registry.close()
+
+    async def serve_forever(self) -> None:
+        await self.start()
+        await asyncio.gather(*self._tasks)

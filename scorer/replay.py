@@ -1,0 +1,26 @@
+"""Expected end states: replay a task's ground truth on a fresh episode database, once per task."""
+
+from __future__ import annotations
+
+from envs.runtime.database import state_hash
+from envs.runtime.domain import Domain
+from envs.runtime.task_checks import replay
+from envs.runtime.tasks import Task
+
+
+class ExpectedStates:
+    """sha256 of each task's expected final state, computed on first use and cached."""
+
+    def __init__(self) -> None:
+        self._hashes: dict[tuple[str, str], str] = {}
+
+    async def hash_for(self, domain: Domain, task: Task) -> str:
+        key = (domain.name, task.id)
+        if key not in self._hashes:
+            actions = [
+                a for a in task.initial_state + task.evaluation.actions if a.name not in domain.terminal_tools
+            ]
+            db, _ = await replay(domain, actions)
+            self._hashes[key] = state_hash(db.canonical_state())
+            db.close()
+        return self._hashes[key]

@@ -1,0 +1,98 @@
+"""Reward for one episode (DESIGN §8) with its diagnostics."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from envs.runtime.domain import Domain
+from envs.runtime.tasks import Task
+
+Termination = Literal[
+    "user_stop",
+    "user_unsatisfied",
+    "agent_transfer",
+    "max_turns",
+    "max_tool_calls",
+    "timeout",
+    "agent_error",
+    "infra_error",
+]
+TERMINATIONS: tuple[str, ...] = Termination.__args__  # type: ignore[attr-defined]
+
+
+class Message(BaseModel):
+    role: Literal["user", "agent"]
+    content: str
+
+
+class LoggedCall(BaseModel):
+    """A tool call as the domain server logged it."""
+
+    name: str
+    arguments: dict[str, Any]
+    ok: bool
+    output: str = ""
+    writes: bool = False
+
+
+class RewardBreakdown(BaseModel):
+    reward: int
+    termination: Termination
+    db_match: bool | None = None
+    outputs_found: dict[str, bool] = Field(default_factory=dict)
+    diagnostics: dict[str, Any] = Field(default_factory=dict)
+
+
+def outputs_found(outputs: list[str], transcript: list[Message]) -> dict[str, bool]:
+    """Each expected output: does it occur in some agent message (case-insensitive, commas removed)?"""
+    agent_texts = [m.content.lower().replace(",", "") for m in transcript if m.role == "agent"]
+    return {output: any(output.lower() in text for text in agent_texts) for output in outputs}
+
+
+def score(
+    domain: Domain,
+    task: Task,
+    expected_hash: str,
+    final_hash: str | None,
+    transcript: list[Message],
+    tool_log: list[LoggedCall],
+    termination: Termination,
+) -> RewardBreakdown:
+    diagnostics = diagnose(domain, task, transcript, tool_log)
+    if termination == "user_unsatisfied":
+        return RewardBreakdown(reward=-1, termination=termination, diagnostics=diagnostics)
+    db_match = final_hash is not None and final_hash == expected_hash
+    found = outputs_found(task.evaluation.outputs, transcript)
+    ended_normally = termination in ("user_stop", "agent_transfer")
+    reward = 1 if ended_normally and db_match and all(found.values()) else 0
+    return RewardBreakdown(
+        reward=reward,
+        termination=termination,
+        db_match=db_match,
+        outputs_found=found,
+        diagnostics=diagnostics,
+    )
+
+
+def diagnose(
+    domain: Domain, task: Task, transcript: list[Message], tool_log: list[LoggedCall]
+) -> dict[str, Any]:
+    """What the server saw, compared with the ground truth: matched gold actions, write differences."""
+    gold = [(a.name, a.arguments) for a in task.evaluation.actions]
+    successful = [(c.name, c.arguments) for c in tool_log if c.ok]
+    matched = sum(1 for action in gold if action in successful)
+    gold_writes = [a for a in gold if a[0] in domain.write_tools]
+    agent_writes = [(c.name, c.arguments) for c in tool_log if c.ok and c.writes]
+    agent_turns = [m for m in transcript if m.role == "agent"]
+    return {
+        "gold_actions": len(gold),
+        "gold_actions_matched": matched,
+        "missing_writes": [{"name": n, "arguments": a} for n, a in gold_writes if (n, a) not in agent_writes],
+        "extra_writes": [{"name": n, "arguments": a} for n, a in agent_writes if (n, a) not in gold_writes],
+        "tool_calls": len(tool_log),
+        "tool_errors": sum(1 for c in tool_log if not c.ok),
+        "questions_to_user": sum(m.content.count("?") for m in agent_turns),
+        "agent_turns": len(agent_turns),
+    }

@@ -1,0 +1,16 @@
+"""The code base is ruff clean (part of the one test command)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_ruff_is_clean() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", str(ROOT)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -1,0 +1,224 @@
+"""End-to-end runs on the embedded default: oracle, pester, resume, determinism, the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from agent_runner.results import ResultsFile
+from agent_runner.runner import RunConfig, execute_run
+
+from envs.runtime.registry import get_domain
+from simulator.satisfaction import tolerated_needless_questions
+from simulator.taxonomy import condition
+
+TAUE = [sys.executable, "-m", "agent_runner"]
+NEEDLESS = ("needless_question_discoverable", "needless_question_answered")
+
+
+def taue(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*TAUE, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def comparable(path: Path) -> list[dict]:
+    """Records without their wall-clock timings."""
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    for record in records:
+        record.pop("timings")
+    return records
+
+
+@pytest.fixture(scope="module")
+def oracle_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "oracle"
+    result = taue(
+        "run",
+        "--domains",
+        "airline,retail",
+        "--agent",
+        "oracle",
+        "--user",
+        "scripted",
+        "--trials",
+        "3",
+        "--concurrency",
+        "32",
+        "--seed",
+        "0",
+        "--out",
+        str(out),
+        "--quiet",
+        cwd=out.parent,
+    )
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def test_oracle_scores_one_on_every_episode(oracle_run: Path) -> None:
+    records = ResultsFile(oracle_run).load()
+    tasks = len(get_domain("airline").tasks) + len(get_domain("retail").tasks)
+    assert len(records) == 3 * tasks
+    assert all(r.reward == 1 and r.termination == "user_stop" for r in records), [
+        (r.task_id, r.termination, r.breakdown.db_match) for r in records if r.reward != 1
+    ]
+    summary = json.loads(taue("summary", str(oracle_run), "--json", cwd=oracle_run).stdout)
+    assert summary["episodes"] == 3 * tasks
+    assert summary["avg_at_k"] == 1.0 and summary["pass_hat_k"] == {"1": 1.0, "2": 1.0, "3": 1.0}
+    assert summary["unsatisfied_rate"] == 0.0 and summary["avg_reward"] == 1.0
+    assert set(summary["by_domain"]) == {"airline", "retail"}
+    assert "neutral" in summary["by_family"] and len(summary["by_family"]) >= 4
+
+
+def test_rerun_adds_nothing_and_restores_deleted_records(oracle_run: Path) -> None:
+    results = oracle_run / "results.jsonl"
+    before = results.read_text().splitlines()
+    again = taue(
+        "run",
+        "--domains",
+        "airline,retail",
+        "--agent",
+        "oracle",
+        "--trials",
+        "3",
+        "--seed",
+        "0",
+        "--out",
+        str(oracle_run),
+        "--quiet",
+        cwd=oracle_run,
+    )
+    assert again.returncode == 0, again.stderr
+    assert "0 episodes run" in again.stderr
+    assert results.read_text().splitlines() == before
+    removed = before[5:12]
+    results.write_text("\n".join(before[:5] + before[12:]) + "\n" + before[20][:40])  # plus a torn line
+    restored = taue(
+        "run",
+        "--domains",
+        "airline,retail",
+        "--agent",
+        "oracle",
+        "--trials",
+        "3",
+        "--seed",
+        "0",
+        "--out",
+        str(oracle_run),
+        "--quiet",
+        cwd=oracle_run,
+    )
+    assert restored.returncode == 0, restored.stderr
+    assert f"{len(removed)} episodes run" in restored.stderr
+    after = [json.loads(line) for line in results.read_text().splitlines()]
+    assert [(r["task_id"], r["trial"]) for r in after] == [
+        (r["task_id"], r["trial"]) for r in map(json.loads, before)
+    ]
+
+
+def test_same_seed_same_results_apart_from_timings(oracle_run: Path, tmp_path: Path) -> None:
+    second = tmp_path / "oracle"
+    result = taue(
+        "run",
+        "--domains",
+        "airline,retail",
+        "--agent",
+        "oracle",
+        "--trials",
+        "3",
+        "--seed",
+        "0",
+        "--concurrency",
+        "7",
+        "--out",
+        str(second),
+        "--quiet",
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    first_records = comparable(oracle_run / "results.jsonl")
+    second_records = comparable(second / "results.jsonl")
+    for record in first_records + second_records:
+        record["run"] = "-"
+    assert first_records == second_records
+
+
+def test_run_dir_with_other_settings_is_refused(oracle_run: Path) -> None:
+    result = taue(
+        "run",
+        "--domains",
+        "airline,retail",
+        "--agent",
+        "pester",
+        "--trials",
+        "3",
+        "--seed",
+        "0",
+        "--out",
+        str(oracle_run),
+        "--quiet",
+        cwd=oracle_run,
+    )
+    assert result.returncode == 2 and "different settings" in result.stderr and "agent" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ["--domains", "airline,mars"],
+        ["--agent", "psychic"],
+        ["--condition", "glee.x.y.z"],
+        ["--trials", "0"],
+        ["--env", "airline=ftp://x"],
+    ],
+)
+def test_bad_run_arguments_get_clear_errors(bad: list[str], tmp_path: Path) -> None:
+    result = taue("run", "--out", str(tmp_path / "r"), "--quiet", *bad, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "error" in result.stderr.lower() or "invalid" in result.stderr.lower()
+    assert not (tmp_path / "r" / "results.jsonl").exists()
+
+
+PATIENT = "relief.warm.low.trusting"
+IMPATIENT = [
+    "frustration.neutral.high.cautious",
+    "anxiety.warm.high.cautious",
+    "dislike.cold.moderate.skeptical",
+    "sorrow.cold.high.skeptical",
+]
+
+
+async def pester_run(servers, tmp_path: Path, condition_id: str) -> list:
+    config = RunConfig(
+        run="pester",
+        domains=["airline", "retail"],
+        agent="pester",
+        trials=1,
+        tasks="emotional",
+        condition=condition_id,
+    )
+    urls = {name: server.control_url for name, server in servers.items()}
+    report = await execute_run(config, tmp_path / condition_id, urls, concurrency=16)
+    assert report.failed == 0
+    return report.records
+
+
+@pytest.mark.parametrize("condition_id", [PATIENT, *IMPATIENT])
+async def test_pester_split_follows_the_tolerance_table(servers, tmp_path: Path, condition_id: str) -> None:
+    """Expected split: UNSATISFIED exactly when pester's needless questions exceed the condition's tolerance.
+
+    With every task giving pester at least 5 needless questions, that means reward -1 on every task
+    for the impatient conditions above (tolerance <= 4) and never for the patient one (tolerance 16).
+    """
+    records = await pester_run(servers, tmp_path, condition_id)
+    c = condition(condition_id)
+    tolerated = tolerated_needless_questions(c.politeness, c.urgency, c.trust)
+    for record in records:
+        needless = sum(1 for event in record.user_state["events"] if event in NEEDLESS)
+        unsatisfied = record.termination == "user_unsatisfied"
+        assert unsatisfied == (needless > tolerated), (record.task_id, needless, tolerated)
+        assert record.reward == (-1 if unsatisfied else 1)
+    rewards = {r.reward for r in records}
+    assert rewards == ({1} if condition_id == PATIENT else {-1})
