@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from agent_runner.agents import validate_agent_spec
-from agent_runner.embedded import embedded_domains
-from agent_runner.results import ResultsFile
-from agent_runner.runner import RunConfig, execute_run
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from agent_runner.agents import validate_agent_spec
+from agent_runner.results import ResultsFile
+from agent_runner.runner import RunConfig, execute_run
 from envs.runtime.registry import domain_names, get_domain
 from envs.runtime.task_checks import task_set_problems
 from envs.runtime.tasks import TaskFileError
@@ -87,6 +86,9 @@ def run(
     env: Annotated[
         list[str] | None, typer.Option(help="DOMAIN=URL of a running domain's control port (repeatable).")
     ] = None,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="Worker processes (each with its own embedded servers).")
+    ] = 1,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
     """Run the benchmark; rerunning the same command completes only the missing episodes."""
@@ -114,7 +116,7 @@ def run(
         raise _fail(f"unknown condition {condition!r}; ids look like {CONDITIONS[0].id!r}")
     remote = _parse_env_urls(env or [])
     try:
-        report = asyncio.run(_run(config, run_dir, remote, concurrency, quiet))
+        report = asyncio.run(_run(config, run_dir, remote, concurrency, workers, quiet))
     except ValueError as exc:
         raise _fail(str(exc)) from None
     console.print(
@@ -126,8 +128,9 @@ def run(
         raise typer.Exit(1)
 
 
-async def _run(config: RunConfig, run_dir: Path, remote: dict[str, str], concurrency: int, quiet: bool):
-    missing = [name for name in config.domains if name not in remote]
+async def _run(
+    config: RunConfig, run_dir: Path, remote: dict[str, str], concurrency: int, workers: int, quiet: bool
+):
     admin_token = os.environ.get("TAUE_ADMIN_TOKEN")
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -142,9 +145,7 @@ async def _run(config: RunConfig, run_dir: Path, remote: dict[str, str], concurr
         def update(done: int, total: int) -> None:
             progress.update(bar, completed=done, total=total)
 
-        async with embedded_domains(missing) as servers:
-            urls = {**remote, **{name: server.control_url for name, server in servers.items()}}
-            return await execute_run(config, run_dir, urls, concurrency, update, admin_token)
+        return await execute_run(config, run_dir, remote, concurrency, update, admin_token, workers)
 
 
 @app.command()

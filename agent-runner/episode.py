@@ -9,11 +9,11 @@ import time
 from dataclasses import dataclass
 
 import httpx2
+
 from agent_runner.agents import NEEDS_GROUND_TRUTH, AgentError, EpisodeContext, make_agent
 from agent_runner.agents.base import McpServerInfo
 from agent_runner.control import ControlClient, InfraError
 from agent_runner.results import EpisodeRecord
-
 from envs.runtime.control_app import EpisodeCreated
 from envs.runtime.domain import Domain
 from envs.runtime.tasks import Task

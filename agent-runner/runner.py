@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 import httpx2
-from agent_runner.control import ControlClient, InfraError
-from agent_runner.episode import Harness, Limits, episode_seed, run_episode
-from agent_runner.results import CONFIG, EpisodeRecord, ResultsFile
 from pydantic import BaseModel
 
+from agent_runner.control import ControlClient, InfraError
+from agent_runner.embedded import embedded_domains
+from agent_runner.episode import Harness, Limits, episode_seed, run_episode
+from agent_runner.results import CONFIG, EpisodeRecord, ResultsFile
 from envs.runtime.domain import Domain
 from envs.runtime.registry import get_domain
 from envs.runtime.tasks import Task
@@ -121,73 +124,179 @@ class RunReport:
     records: list[EpisodeRecord]
 
 
+EpisodeKey = tuple[str, str, int]
+"""(domain, task id, trial): what a worker process is told to run."""
+
+
+@dataclass
+class Outcome:
+    """What running one episode produced: a record, or the infrastructure errors that stopped it."""
+
+    key: EpisodeKey
+    record: EpisodeRecord | None = None
+    errors: list[str] = field(default_factory=list)
+
+
 async def execute_run(
     config: RunConfig,
     run_dir: Path,
-    env_urls: dict[str, str],
+    remote: dict[str, str],
     concurrency: int,
     on_progress: Callable[[int, int], None] | None = None,
     admin_token: str | None = None,
+    workers: int = 1,
 ) -> RunReport:
-    """Run every missing episode of `config` against domain servers at `env_urls` (control URLs)."""
+    """Run every episode of `config` missing from `run_dir`.
+
+    Domains in `remote` (name -> control URL) are reached there; the others are served in-process
+    (the embedded default). With `workers > 1` the episodes are spread over that many worker
+    processes, each with its own embedded servers, so a run can use every core.
+    """
     plan = make_plan(config)
     prepare_run_dir(run_dir, config)
     results = ResultsFile(run_dir)
     results.repair()
     done = {record.key for record in results.load()}
-    todo = [item for item in plan.episodes if (item[1].id, item[2]) not in done]
-    limits_ = Limits(config.max_turns, config.max_tool_calls, config.turn_timeout)
+    todo = [(d.name, t.id, trial) for d, t, trial in plan.episodes if (t.id, trial) not in done]
+    counts = {"completed": 0, "failed": 0}
+
+    def collect(outcome: Outcome) -> None:
+        if outcome.record is not None:
+            results.append(outcome.record)
+            counts["completed"] += 1
+        else:
+            domain, task_id, trial = outcome.key
+            entry = {"domain": domain, "task_id": task_id, "trial": trial, "termination": "infra_error"}
+            results.append_error({**entry, "errors": outcome.errors})
+            counts["failed"] += 1
+        if on_progress is not None:
+            on_progress(counts["completed"] + counts["failed"], len(todo))
+
+    if workers > 1 and len(todo) > 1:
+        await _run_in_workers(config, todo, remote, concurrency, admin_token, workers, collect)
+    else:
+        await run_episodes(config, todo, remote, concurrency, admin_token, collect)
+    records = results.compact()
+    return RunReport(
+        len(plan.episodes), len(plan.episodes) - len(todo), counts["completed"], counts["failed"], records
+    )
+
+
+async def run_episodes(
+    config: RunConfig,
+    keys: list[EpisodeKey],
+    remote: dict[str, str],
+    concurrency: int,
+    admin_token: str | None,
+    sink: Callable[[Outcome], None],
+) -> None:
+    """Run the given episodes in this process, reporting each outcome to `sink` as it ends."""
+    plan = {(d.name, t.id, trial): (d, t) for d, t, trial in make_plan(config).episodes}
+    embedded = sorted({domain for domain, _, _ in keys} - set(remote))
     size = min(concurrency, 16) + 4  # httpcore scans every pooled connection per request: keep it small
-    pool = httpx2.Limits(max_connections=size, max_keepalive_connections=size)
-    transport = httpx2.AsyncHTTPTransport(limits=pool)
-    completed = failed = 0
-    async with httpx2.AsyncClient(transport=transport, timeout=httpx2.Timeout(60.0)) as http:
+    transport = httpx2.AsyncHTTPTransport(
+        limits=httpx2.Limits(max_connections=size, max_keepalive_connections=size)
+    )
+    async with (
+        embedded_domains(embedded) as servers,
+        httpx2.AsyncClient(transport=transport, timeout=httpx2.Timeout(60.0)) as http,
+    ):
+        urls = {**remote, **{name: server.control_url for name, server in servers.items()}}
         harness = Harness(
             run=config.run,
             agent=config.agent,
             user=config.user,
-            controls={name: ControlClient(env_urls[name], http, admin_token) for name in plan.domains},
+            controls={name: ControlClient(url, http, admin_token) for name, url in urls.items()},
             simulator=Simulator(),
             scorer=Scorer(),
-            limits=limits_,
+            limits=Limits(config.max_turns, config.max_tool_calls, config.turn_timeout),
             transport=transport,
         )
         semaphore = asyncio.Semaphore(concurrency)
 
-        async def one(domain: Domain, task: Task, trial: int) -> None:
-            nonlocal completed, failed
+        async def one(key: EpisodeKey) -> None:
+            domain, task = plan[key]
             async with semaphore:
-                record = await _with_retries(harness, domain, task, trial, config.seed, results)
-            if record is None:
-                failed += 1
-            else:
-                results.append(record)
-                completed += 1
-            if on_progress is not None:
-                on_progress(completed + failed, len(todo))
+                sink(await _with_retries(harness, domain, task, key[2], config.seed))
 
-        await asyncio.gather(*(one(*item) for item in todo))
-    records = results.compact()
-    return RunReport(len(plan.episodes), len(plan.episodes) - len(todo), completed, failed, records)
+        await asyncio.gather(*(one(key) for key in keys))
 
 
-async def _with_retries(
-    harness: Harness, domain: Domain, task: Task, trial: int, run_seed: int, results: ResultsFile
-) -> EpisodeRecord | None:
+async def _with_retries(harness: Harness, domain: Domain, task: Task, trial: int, run_seed: int) -> Outcome:
+    key = (domain.name, task.id, trial)
     seed = episode_seed(run_seed, task.id, trial)
     errors: list[str] = []
     for delay in (*RETRY_DELAYS, None):
         try:
-            return await run_episode(harness, domain, task, trial, seed)
+            return Outcome(key, record=await run_episode(harness, domain, task, trial, seed))
         except (InfraError, httpx2.HTTPError, OSError) as exc:
             errors.append(f"{type(exc).__name__}: {exc}")
         except Exception as exc:  # a harness bug must not pass for the agent's failure
             errors.append("".join(traceback.format_exception_only(exc)).strip())
         if delay is not None:
             await asyncio.sleep(delay)
-    results.append_error({"task_id": task.id, "trial": trial, "termination": "infra_error", "errors": errors})
-    return None
+    return Outcome(key, errors=errors)
 
 
-def run_summary_rows(records: list[EpisodeRecord]) -> list[dict[str, Any]]:
-    return [record.outcome().model_dump() for record in records]
+async def _run_in_workers(
+    config: RunConfig,
+    todo: list[EpisodeKey],
+    remote: dict[str, str],
+    concurrency: int,
+    admin_token: str | None,
+    workers: int,
+    sink: Callable[[Outcome], None],
+) -> None:
+    """Spread `todo` round-robin over worker processes; their outcomes stream back through a queue."""
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    shards = [todo[i::workers] for i in range(workers)]
+    per_worker = max(1, concurrency // workers)
+    processes = [
+        context.Process(
+            target=_worker_main,
+            args=(config.model_dump(), shard, remote, per_worker, admin_token, queue),
+            daemon=True,
+        )
+        for shard in shards
+        if shard
+    ]
+    for process in processes:
+        process.start()
+    loop = asyncio.get_running_loop()
+    try:
+        for _ in range(len(todo)):
+            item = await loop.run_in_executor(None, _next_outcome, queue, processes)
+            sink(item)
+    finally:
+        for process in processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.terminate()
+
+
+def _next_outcome(queue: Any, processes: list[Any]) -> Outcome:
+    while True:
+        try:
+            key, record_json, errors = queue.get(timeout=1.0)
+        except Empty:
+            if not any(process.is_alive() for process in processes):
+                raise RuntimeError("every worker process exited before the run finished") from None
+            continue
+        record = EpisodeRecord.model_validate_json(record_json) if record_json else None
+        return Outcome(tuple(key), record, errors)
+
+
+def _worker_main(
+    config: dict[str, Any],
+    keys: list[EpisodeKey],
+    remote: dict[str, str],
+    concurrency: int,
+    admin_token: str | None,
+    queue: Any,
+) -> None:
+    def send(outcome: Outcome) -> None:
+        record = outcome.record.model_dump_json() if outcome.record else None
+        queue.put((outcome.key, record, outcome.errors))
+
+    asyncio.run(run_episodes(RunConfig.model_validate(config), keys, remote, concurrency, admin_token, send))

@@ -3,7 +3,8 @@
     python bench/harness_bench.py [--domains airline,retail] [--episodes 200]
 
 Prints: episode create and reset latency (in-process and over the control port), MCP tool-call
-round trip p50/p99 on loopback, and oracle episodes per second at concurrency 1, 8 and 64, each
+round trip p50/p99 on loopback, and oracle episodes per second at concurrency 1, 8 and 64 in one
+process and at concurrency 64 spread over one worker process per core (`taue run --workers`), each
 with its ratio to the target from the foundation issue (reset < 2 ms, tool round trip p50 < 5 ms,
 >= 20 oracle episodes/s at concurrency 64 on 2 cores).
 """
@@ -20,10 +21,10 @@ import time
 from pathlib import Path
 
 import httpx2
+
 from agent_runner.embedded import embedded_domains
 from agent_runner.mcp_session import episode_session
 from agent_runner.runner import RunConfig, execute_run
-
 from envs.runtime.episodes import EpisodeRegistry
 from envs.runtime.registry import get_domain
 
@@ -82,18 +83,16 @@ def _cheap_read(domain) -> tuple[str, dict]:
     return "think", {"thought": "benchmark"}
 
 
-async def bench_oracle(domains: list[str], concurrency: int, episodes: int) -> float:
+async def bench_oracle(domains: list[str], concurrency: int, episodes: int, workers: int = 1) -> float:
     run_dir = Path(tempfile.mkdtemp(prefix="taue-bench-"))
     try:
         per_domain = [get_domain(name) for name in domains]
         tasks = sum(len(d.tasks) for d in per_domain)
         trials = max(1, episodes // tasks)
         config = RunConfig(run="bench", domains=domains, agent="oracle", trials=trials)
-        async with embedded_domains(domains) as servers:
-            urls = {name: server.control_url for name, server in servers.items()}
-            started = time.perf_counter()
-            report = await execute_run(config, run_dir, urls, concurrency)
-            elapsed = time.perf_counter() - started
+        started = time.perf_counter()
+        report = await execute_run(config, run_dir, {}, concurrency, workers=workers)
+        elapsed = time.perf_counter() - started
         assert report.failed == 0 and all(r.reward == 1 for r in report.records), "oracle must score 1"
         return len(report.records) / elapsed
     finally:
@@ -129,8 +128,16 @@ async def main() -> None:
     rates = {}
     for concurrency in (1, 8, 64):
         rates[concurrency] = await bench_oracle(domains, concurrency, args.episodes)
-        line(f"oracle episodes/s at concurrency {concurrency}", rates[concurrency], 20.0, "episodes/s")
-    print(f"speed-up concurrency 64 vs 1: {rates[64] / rates[1]:.2f}x")
+        line(
+            f"oracle episodes/s, concurrency {concurrency}, 1 process", rates[concurrency], 20.0, "episodes/s"
+        )
+    workers = os.cpu_count() or 1
+    rates["workers"] = await bench_oracle(domains, 64, args.episodes, workers=workers)
+    line(
+        f"oracle episodes/s, concurrency 64, {workers} worker processes", rates["workers"], 20.0, "episodes/s"
+    )
+    print(f"speed-up concurrency 64 vs 1 (1 process): {rates[64] / rates[1]:.2f}x")
+    print(f"speed-up {workers} workers vs 1 process at concurrency 64: {rates['workers'] / rates[64]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 
 import httpx2
 import pytest_asyncio
-from agent_runner.embedded import embedded_domains
 
+from agent_runner.embedded import embedded_domains
 from envs.runtime.server import DomainServer
 
 DOMAINS = ["airline", "retail"]

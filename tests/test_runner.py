@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from agent_runner.results import ResultsFile
 from agent_runner.runner import RunConfig, execute_run
-
 from envs.runtime.registry import get_domain
 from simulator.satisfaction import tolerated_needless_questions
 from simulator.taxonomy import condition

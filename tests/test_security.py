@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import httpx2
 import pytest
-from agent_runner.mcp_session import episode_session
 
+from agent_runner.mcp_session import episode_session
 from envs.runtime.registry import get_domain
 from envs.runtime.server import DomainServer
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from agent_runner.agents.base import AgentError, EpisodeContext
 from agent_runner.mcp_session import episode_session
-
 from envs.runtime.tasks import Action
 
 FOLLOW_UP = "Is there anything else I can help you with today?"
