@@ -247,10 +247,10 @@ async def _run_in_workers(
     workers: int,
     sink: Callable[[Outcome], None],
 ) -> None:
-    """Spread `todo` round-robin over worker processes; their outcomes stream back through a queue."""
+    """Spread `todo` over worker processes by task; their outcomes stream back through a queue."""
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    shards = [todo[i::workers] for i in range(workers)]
+    shards = shard_by_task(todo, workers)
     per_worker = max(1, concurrency // workers)
     processes = [
         context.Process(
@@ -273,6 +273,16 @@ async def _run_in_workers(
             process.join(timeout=10)
             if process.is_alive():
                 process.terminate()
+
+
+def shard_by_task(keys: list[EpisodeKey], shards: int) -> list[list[EpisodeKey]]:
+    """Split keys into `shards` lists, all trials of a task in the same one (one replay per task)."""
+    tasks = sorted({(domain, task_id) for domain, task_id, _ in keys})
+    owner = {task: index % shards for index, task in enumerate(tasks)}
+    result: list[list[EpisodeKey]] = [[] for _ in range(shards)]
+    for key in keys:
+        result[owner[key[:2]]].append(key)
+    return result
 
 
 def _next_outcome(queue: Any, processes: list[Any]) -> Outcome:

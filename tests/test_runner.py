@@ -118,7 +118,7 @@ def test_rerun_adds_nothing_and_restores_deleted_records(oracle_run: Path) -> No
     ]
 
 
-def test_same_seed_same_results_apart_from_timings(oracle_run: Path, tmp_path: Path) -> None:
+def test_same_seed_same_results_apart_from_timings_with_two_workers(oracle_run: Path, tmp_path: Path) -> None:
     second = tmp_path / "oracle"
     result = taue(
         "run",
@@ -132,6 +132,8 @@ def test_same_seed_same_results_apart_from_timings(oracle_run: Path, tmp_path: P
         "0",
         "--concurrency",
         "7",
+        "--workers",
+        "2",
         "--out",
         str(second),
         "--quiet",
@@ -222,3 +224,13 @@ async def test_pester_split_follows_the_tolerance_table(servers, tmp_path: Path,
         assert record.reward == (-1 if unsatisfied else 1)
     rewards = {r.reward for r in records}
     assert rewards == ({1} if condition_id == PATIENT else {-1})
+
+
+def test_shards_keep_every_trial_of_a_task_together() -> None:
+    from agent_runner.runner import shard_by_task
+
+    keys = [("airline", f"t{t}", trial) for t in range(5) for trial in range(3)]
+    shards = shard_by_task(keys, 2)
+    assert sorted(k for shard in shards for k in shard) == sorted(keys)
+    owners = {(d, t): i for i, shard in enumerate(shards) for d, t, _ in shard}
+    assert len(owners) == 5 and {len(s) for s in shards} == {9, 6}
