@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -15,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from agent_runner.agents import validate_agent_spec
+from agent_runner.agents import AgentOptions, validate_agent_spec
 from agent_runner.results import ResultsFile
 from agent_runner.runner import RunConfig, execute_run
 from envs.runtime.registry import domain_names, get_domain
@@ -65,7 +66,19 @@ def _parse_env_urls(values: list[str]) -> dict[str, str]:
 def run(
     domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "airline,retail",
     agent: Annotated[str, typer.Option(help="Agent under test: oracle or pester.")] = "oracle",
-    user: Annotated[str, typer.Option(help="User simulator backend.")] = "scripted",
+    user: Annotated[str, typer.Option(help="User simulator backend: scripted or llm.")] = "scripted",
+    user_model: Annotated[str | None, typer.Option(help="Model of the llm user backend.")] = None,
+    user_base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible endpoint of the llm user (key: TAUE_USER_API_KEY).")
+    ] = None,
+    model: Annotated[str | None, typer.Option(help="Model of the built-in agent (--agent model).")] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(help="OpenAI-compatible endpoint of --agent model (key: TAUE_AGENT_API_KEY)."),
+    ] = None,
+    max_tool_calls_per_turn: Annotated[
+        int, typer.Option(min=1, help="Built-in model agent's cap per turn.")
+    ] = 30,
     trials: Annotated[int, typer.Option(min=1, help="Trials per task (k of pass^k).")] = 3,
     concurrency: Annotated[int, typer.Option(min=1, max=4096, help="Episodes in flight at once.")] = 32,
     seed: Annotated[int, typer.Option(help="Run seed: same seed, same conversations and results.")] = 0,
@@ -94,15 +107,24 @@ def run(
     """Run the benchmark; rerunning the same command completes only the missing episodes."""
     names = _parse_domains(domains)
     try:
-        validate_agent_spec(agent)
+        validate_agent_spec(agent, AgentOptions(model=model, base_url=base_url))
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    run_dir = out or Path("runs") / f"{agent}-{user}-seed{seed}"
+    if user == "llm" and not (user_model and user_base_url):
+        raise _fail(
+            "--user llm needs --user-model NAME and --user-base-url URL (an OpenAI-compatible endpoint)"
+        )
+    run_dir = out or Path("runs") / re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{agent}-{user}-seed{seed}")
     config = RunConfig(
         run=run_dir.name,
         domains=names,
         agent=agent,
         user=user,
+        user_model=user_model,
+        user_base_url=user_base_url,
+        model=model,
+        base_url=base_url,
+        max_tool_calls_per_turn=max_tool_calls_per_turn,
         trials=trials,
         seed=seed,
         tasks=tasks,

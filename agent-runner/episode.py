@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import httpx2
 
-from agent_runner.agents import NEEDS_GROUND_TRUTH, AgentError, EpisodeContext, make_agent
+from agent_runner.agents import NEEDS_GROUND_TRUTH, AgentError, AgentOptions, EpisodeContext, make_agent
 from agent_runner.agents.base import McpServerInfo
 from agent_runner.control import ControlClient, InfraError
 from agent_runner.results import EpisodeRecord
@@ -19,7 +19,7 @@ from envs.runtime.domain import Domain
 from envs.runtime.tasks import Task
 from scorer.reward import Message
 from scorer.scorer import Scorer, ScoreRequest
-from simulator.session import Simulator
+from simulator.session import Simulator, UserOptions
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,8 @@ class Harness:
 
     run: str
     agent: str
-    user: str
+    user: UserOptions
+    agent_options: AgentOptions
     controls: dict[str, ControlClient]
     simulator: Simulator
     scorer: Scorer
@@ -56,7 +57,7 @@ async def run_episode(harness: Harness, domain: Domain, task: Task, trial: int, 
     created = await control.create_episode(task.id, seed)
     session_id = None
     try:
-        session_id, first_message = harness.simulator.start(task, seed, harness.user)
+        session_id, first_message = await harness.simulator.start(task, seed, harness.user)
         conversation = Conversation(harness, domain, task, session_id, created)
         await conversation.run(first_message)
         final_hash = await control.state_hash(created.episode_id)
@@ -85,7 +86,7 @@ async def run_episode(harness: Harness, domain: Domain, task: Task, trial: int, 
         family=task.emotion.family if task.emotion else None,
         emotion=task.emotion.model_dump(exclude={"instruction"}) if task.emotion else None,
         agent=harness.agent,
-        user=harness.user,
+        user=harness.user.backend,
         transcript=conversation.transcript,
         tool_log=tool_log,
         termination=breakdown.termination,
@@ -93,6 +94,7 @@ async def run_episode(harness: Harness, domain: Domain, task: Task, trial: int, 
         breakdown=breakdown,
         user_state=conversation.user_state,
         error=conversation.error,
+        usage=conversation.usage,
         timings={"episode_s": round(time.perf_counter() - started, 4)},
     )
 
@@ -123,10 +125,11 @@ class Conversation:
         self.transcript: list[Message] = []
         self.termination = "max_turns"
         self.user_state: dict = {}
+        self.usage: dict = {}
         self.error: str | None = None
 
     async def run(self, first_message: str) -> None:
-        agent = make_agent(self.harness.agent, self.domain.write_tools)
+        agent = make_agent(self.harness.agent, self.domain.write_tools, self.harness.agent_options)
         user_message = first_message
         self.transcript.append(Message(role="user", content=user_message))
         try:
@@ -136,7 +139,7 @@ class Conversation:
                 self.transcript.append(Message(role="agent", content=reply))
                 if await self._ended_by_tools():
                     return
-                turn = self.harness.simulator.respond(self.session_id, reply)
+                turn = await self.harness.simulator.respond(self.session_id, reply)
                 user_message = turn.message
                 self.transcript.append(Message(role="user", content=user_message))
                 self.user_state = turn.model_dump(exclude={"message", "done", "termination"})
@@ -151,6 +154,10 @@ class Conversation:
         except AgentError as exc:
             self.termination, self.error = "agent_error", str(exc)
         finally:
+            self.usage = {
+                "agent": dict(getattr(agent, "usage", None) or {}),
+                "user": self.harness.simulator.usage(self.session_id),
+            }
             await agent.close()
 
     async def _ended_by_tools(self) -> bool:

@@ -42,6 +42,8 @@ class EpisodeRecord(BaseModel):
     breakdown: RewardBreakdown
     user_state: dict[str, Any] = Field(default_factory=dict)
     error: str | None = None
+    usage: dict[str, Any] = Field(default_factory=dict)
+    """Tokens (and cost where a price table is known) of the agent and the user simulator."""
     timings: dict[str, float] = Field(default_factory=dict)
     """Wall-clock figures; the only part of a record that differs between identical runs."""
 

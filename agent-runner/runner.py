@@ -20,6 +20,7 @@ from typing import Any
 import httpx2
 from pydantic import BaseModel
 
+from agent_runner.agents import AgentOptions
 from agent_runner.control import ControlClient, InfraError
 from agent_runner.embedded import embedded_domains
 from agent_runner.episode import Harness, Limits, episode_seed, run_episode
@@ -28,7 +29,7 @@ from envs.runtime.domain import Domain
 from envs.runtime.registry import get_domain
 from envs.runtime.tasks import Task
 from scorer.scorer import Scorer
-from simulator.session import Simulator
+from simulator.session import Simulator, UserOptions
 from simulator.taxonomy import condition
 
 RETRY_DELAYS = (0.2, 1.0, 3.0)
@@ -41,6 +42,12 @@ class RunConfig(BaseModel):
     domains: list[str]
     agent: str
     user: str = "scripted"
+    user_model: str | None = None
+    user_base_url: str | None = None
+    model: str | None = None
+    """Model of the built-in model agent (`--agent model`)."""
+    base_url: str | None = None
+    max_tool_calls_per_turn: int = 30
     trials: int = 3
     seed: int = 0
     tasks: str = "all"
@@ -205,7 +212,8 @@ async def run_episodes(
         harness = Harness(
             run=config.run,
             agent=config.agent,
-            user=config.user,
+            user=UserOptions(backend=config.user, model=config.user_model, base_url=config.user_base_url),
+            agent_options=agent_options(config),
             controls={name: ControlClient(url, http, admin_token) for name, url in urls.items()},
             simulator=Simulator(),
             scorer=Scorer(),
@@ -273,6 +281,15 @@ async def _run_in_workers(
             process.join(timeout=10)
             if process.is_alive():
                 process.terminate()
+
+
+def agent_options(config: RunConfig) -> AgentOptions:
+    return AgentOptions(
+        model=config.model,
+        base_url=config.base_url,
+        max_tool_calls_per_turn=config.max_tool_calls_per_turn,
+        turn_timeout=config.turn_timeout,
+    )
 
 
 def shard_by_task(keys: list[EpisodeKey], shards: int) -> list[list[EpisodeKey]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from envs.runtime.tasks import Task
 from simulator.phrasing import Voice
 from simulator.satisfaction import NEUTRAL, Satisfaction, patience_budget
-from simulator.session import STOP, UNSATISFIED, UserTurn
+from simulator.session import STOP, UNSATISFIED, UserOptions, UserTurn
 from simulator.understanding import contains_all, normalise, read_message
 
 
@@ -20,7 +20,7 @@ def _say_fact(name: str, value: str) -> str:
 class ScriptedUser:
     """One conversation of the scripted user."""
 
-    def __init__(self, task: Task, seed: int) -> None:
+    def __init__(self, task: Task, seed: int, options: UserOptions | None = None) -> None:
         self.task = task
         scenario = task.user_scenario
         self.scenario = scenario
@@ -38,12 +38,18 @@ class ScriptedUser:
         self.agent_messages: set[str] = set()
         self.turn = 0
 
-    def first_message(self) -> str:
+    async def first_message(self) -> str:
+        return self.opening()
+
+    async def respond(self, agent_message: str) -> UserTurn:
+        return self.reply(agent_message)
+
+    def opening(self) -> str:
         facts = " ".join(_say_fact(n, self.scenario.known_info[n]) for n in self.scenario.volunteered)
         body = f"{self.scenario.reason_for_call} {self.scenario.goals[0].request} {facts}".strip()
         return self.voice.opening(body)
 
-    def respond(self, agent_message: str) -> UserTurn:
+    def reply(self, agent_message: str) -> UserTurn:
         self.turn += 1
         reading = read_message(agent_message, self.fact_names)
         parts: list[str] = []

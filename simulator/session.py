@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import secrets
 from typing import Literal, Protocol
 
@@ -27,9 +28,37 @@ class UserTurn(BaseModel):
     """Why the user left unsatisfied (the costly events), when it did."""
 
 
+class UserOptions(BaseModel):
+    """How to simulate the user: the backend and, for `llm`, the model endpoint."""
+
+    backend: str = "scripted"
+    model: str | None = None
+    base_url: str | None = None
+    temperature: float = 0.0
+
+
 class UserBackend(Protocol):
-    def first_message(self) -> str: ...
-    def respond(self, agent_message: str) -> UserTurn: ...
+    """One simulated user. Backends may keep token counts in a `usage` dict attribute."""
+
+    async def first_message(self) -> str: ...
+    async def respond(self, agent_message: str) -> UserTurn: ...
+
+
+BACKENDS = {
+    "scripted": ("simulator.scripted", "ScriptedUser"),
+    "llm": ("simulator.llm", "LLMUser"),
+}
+
+
+def make_user(task: Task, seed: int, options: UserOptions) -> UserBackend:
+    if options.backend not in BACKENDS:
+        raise SimulatorError(f"unknown user backend {options.backend!r}; available: {', '.join(BACKENDS)}")
+    module_name, class_name = BACKENDS[options.backend]
+    try:
+        backend = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as exc:
+        raise SimulatorError(f"the {options.backend} user backend is not available: {exc}") from None
+    return backend(task, seed, options)
 
 
 class SimulatorError(LookupError):
@@ -42,22 +71,25 @@ class Simulator:
     def __init__(self) -> None:
         self._sessions: dict[str, UserBackend] = {}
 
-    def start(self, task: Task, seed: int, backend: str = "scripted") -> tuple[str, str]:
+    async def start(self, task: Task, seed: int, options: UserOptions | None = None) -> tuple[str, str]:
         """Start a session; returns (session id, first user message)."""
-        if backend != "scripted":
-            raise SimulatorError(f"unknown user backend {backend!r}; available: scripted")
-        from simulator.scripted import ScriptedUser
-
-        user = ScriptedUser(task, seed)
+        user = make_user(task, seed, options or UserOptions())
+        first = await user.first_message()
         session_id = secrets.token_hex(8)
         self._sessions[session_id] = user
-        return session_id, user.first_message()
+        return session_id, first
 
-    def respond(self, session_id: str, agent_message: str) -> UserTurn:
+    async def respond(self, session_id: str, agent_message: str) -> UserTurn:
+        return await self._user(session_id).respond(agent_message)
+
+    def usage(self, session_id: str) -> dict:
+        return dict(getattr(self._user(session_id), "usage", None) or {})
+
+    def _user(self, session_id: str) -> UserBackend:
         user = self._sessions.get(session_id)
         if user is None:
             raise SimulatorError(f"unknown simulator session {session_id!r}")
-        return user.respond(agent_message)
+        return user
 
     def end(self, session_id: str) -> None:
         self._sessions.pop(session_id, None)

@@ -6,14 +6,14 @@ import pytest
 
 from simulator.satisfaction import patience_budget, tolerance_table, tolerated_needless_questions
 from simulator.scripted import ScriptedUser
-from simulator.session import STOP, UNSATISFIED, Simulator
+from simulator.session import STOP, UNSATISFIED, Simulator, UserOptions
 from simulator.understanding import read_message
 from tests.factories import make_task
 
 
 def test_first_message_states_reason_goal_and_volunteered_facts_only() -> None:
     user = ScriptedUser(make_task(), seed=1)
-    first = user.first_message()
+    first = user.opening()
     assert "I want to change my trip." in first
     assert "Please cancel reservation ABC123." in first
     assert "ana_lee_1234" in first
@@ -30,7 +30,7 @@ def test_same_seed_same_conversation_different_seed_may_differ() -> None:
 
     def converse(seed: int) -> list[str]:
         user = ScriptedUser(make_task(), seed=seed)
-        return [user.first_message(), *(user.respond(m).message for m in script)]
+        return [user.opening(), *(user.reply(m).message for m in script)]
 
     assert converse(7) == converse(7)
     assert any(converse(7) != converse(s) for s in range(8, 20))
@@ -38,16 +38,16 @@ def test_same_seed_same_conversation_different_seed_may_differ() -> None:
 
 def test_answers_known_facts_and_refuses_to_invent() -> None:
     user = ScriptedUser(make_task(), seed=0)
-    turn = user.respond("What cabin are you flying in?")
+    turn = user.reply("What cabin are you flying in?")
     assert "economy" in turn.message and not turn.done
-    turn = user.respond("What is your membership level?")
+    turn = user.reply("What is your membership level?")
     assert "don't know" in turn.message
     assert turn.patience == patience_budget("neutral", "moderate", "cautious")
 
 
 def test_question_for_discoverable_fact_costs_patience_and_gets_no_value() -> None:
     user = ScriptedUser(make_task(), seed=0)
-    turn = user.respond("Could you tell me your payment id?")
+    turn = user.reply("Could you tell me your payment id?")
     assert "credit_card_1" not in turn.message
     assert "look that up" in turn.message
     assert turn.events == ["needless_question_discoverable"]
@@ -56,24 +56,24 @@ def test_question_for_discoverable_fact_costs_patience_and_gets_no_value() -> No
 
 def test_repeated_question_for_given_fact_costs_patience() -> None:
     user = ScriptedUser(make_task(), seed=0)
-    turn = user.respond("What is your user id?")
+    turn = user.reply("What is your user id?")
     assert "already" in turn.message and "ana_lee_1234" in turn.message
     assert turn.events == ["needless_question_answered"]
 
 
 def test_confirmation_request_gets_yes() -> None:
     user = ScriptedUser(make_task(), seed=0)
-    turn = user.respond("Shall I go ahead and cancel reservation ABC123?")
+    turn = user.reply("Shall I go ahead and cancel reservation ABC123?")
     assert "Yes, please go ahead." in turn.message
     assert turn.goals_confirmed == []  # a question is not a claim that it is done
 
 
 def test_stop_when_every_goal_confirmed() -> None:
     user = ScriptedUser(make_task(), seed=0)
-    turn = user.respond("Reservation ABC123 has been cancelled.")
+    turn = user.reply("Reservation ABC123 has been cancelled.")
     assert not turn.done and turn.goals_confirmed == ["g1"]
     assert "How much was refunded?" in turn.message
-    turn = user.respond("The refund is 120 dollars.")
+    turn = user.reply("The refund is 120 dollars.")
     assert turn.done and turn.termination == "user_stop" and STOP in turn.message
 
 
@@ -86,9 +86,9 @@ def test_unsatisfied_exactly_after_tolerated_needless_questions(
     user = ScriptedUser(make_task(politeness, urgency, trust), seed=0)
     tolerated = tolerated_needless_questions(politeness, urgency, trust)
     for i in range(tolerated):
-        turn = user.respond(f"Question {i}: could you tell me your payment id?")
+        turn = user.reply(f"Question {i}: could you tell me your payment id?")
         assert not turn.done
-    turn = user.respond("One more: could you tell me your payment id?")
+    turn = user.reply("One more: could you tell me your payment id?")
     assert turn.done and turn.termination == "user_unsatisfied" and UNSATISFIED in turn.message
     assert "needless_question_discoverable" in (turn.reason or "")
 
@@ -97,16 +97,16 @@ def test_never_unsatisfied_once_all_goals_are_met() -> None:
     user = ScriptedUser(make_task("cold", "high", "skeptical"), seed=0)
     tolerated = tolerated_needless_questions("cold", "high", "skeptical")
     for i in range(tolerated):
-        user.respond(f"Question {i}: could you tell me your payment id?")
+        user.reply(f"Question {i}: could you tell me your payment id?")
     # Patience is at its last point; the message that finishes the job must still end in STOP.
-    turn = user.respond("Could you tell me your payment id? Anyway, ABC123 is cancelled and 120 is refunded.")
+    turn = user.reply("Could you tell me your payment id? Anyway, ABC123 is cancelled and 120 is refunded.")
     assert turn.termination == "user_stop"
 
 
 def test_stalls_and_repeats_cost_patience() -> None:
     user = ScriptedUser(make_task(), seed=0)
-    user.respond("Let me look into that.")
-    turn = user.respond("Let me look into that.")
+    user.reply("Let me look into that.")
+    turn = user.reply("Let me look into that.")
     assert turn.events == ["stall", "repeated_message", "stall"]
 
 
@@ -136,19 +136,19 @@ def test_reading_detects_questions_facts_and_completion() -> None:
     assert read_message("Error executing tool x: boom", []).leaks_error
 
 
-def test_simulator_sessions_are_isolated_and_unknown_sessions_rejected() -> None:
+async def test_simulator_sessions_are_isolated_and_unknown_sessions_rejected() -> None:
     simulator = Simulator()
-    first_id, _ = simulator.start(make_task(), seed=1)
-    second_id, _ = simulator.start(make_task(), seed=1)
-    simulator.respond(first_id, "Could you tell me your payment id?")
-    assert simulator.respond(second_id, "Hello?").patience == patience_budget(
+    first_id, _ = await simulator.start(make_task(), seed=1)
+    second_id, _ = await simulator.start(make_task(), seed=1)
+    await simulator.respond(first_id, "Could you tell me your payment id?")
+    assert (await simulator.respond(second_id, "Hello?")).patience == patience_budget(
         "neutral", "moderate", "cautious"
     )
     simulator.end(first_id)
     with pytest.raises(LookupError, match="unknown simulator session"):
-        simulator.respond(first_id, "Hello?")
+        await simulator.respond(first_id, "Hello?")
     with pytest.raises(LookupError, match="unknown user backend"):
-        simulator.start(make_task(), seed=1, backend="nope")
+        await simulator.start(make_task(), seed=1, options=UserOptions(backend="nope"))
 
 
 def test_docs_table_matches_the_model() -> None:

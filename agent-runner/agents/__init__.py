@@ -1,6 +1,18 @@
-"""Agent adapters. `make_agent` turns an `--agent` value into a fresh agent for one episode."""
+"""Agent adapters. `make_agent` turns an `--agent` value into a fresh agent for one episode.
+
+| `--agent` value | adapter |
+|---|---|
+| `oracle`, `pester` | reference baselines that replay the ground truth (`oracle.py`, `pester.py`) |
+| `model` | the built-in tool-calling agent over an OpenAI-compatible endpoint (`model_agent.py`) |
+| `http://HOST:PORT`, `https://…` | a black-box agent speaking agent protocol v1 (`http_agent.py`) |
+| `a2a://HOST:PORT` | an Agent2Agent agent (`a2a_agent.py`) |
+"""
 
 from __future__ import annotations
+
+import importlib
+
+from pydantic import BaseModel
 
 from agent_runner.agents.base import Agent, AgentError, EpisodeContext
 from agent_runner.agents.oracle import OracleAgent
@@ -8,17 +20,56 @@ from agent_runner.agents.pester import PesterAgent
 
 BUILT_IN = {"oracle": OracleAgent, "pester": PesterAgent}
 NEEDS_GROUND_TRUTH = frozenset(BUILT_IN)
+ADAPTERS = {
+    "model": ("agent_runner.agents.model_agent", "ModelAgent"),
+    "http": ("agent_runner.agents.http_agent", "HttpAgent"),
+    "a2a": ("agent_runner.agents.a2a_agent", "A2AAgent"),
+}
 
 
-def make_agent(spec: str, write_tools: frozenset[str]) -> Agent:
+class AgentOptions(BaseModel):
+    """Settings an adapter may need; unused ones are ignored."""
+
+    model: str | None = None
+    base_url: str | None = None
+    temperature: float = 0.0
+    max_tool_calls_per_turn: int = 30
+    turn_timeout: float = 120.0
+    price_table: dict[str, dict[str, float]] | None = None
+    """Model name -> {"input": $ per 1M tokens, "output": $ per 1M tokens}."""
+
+
+def adapter_kind(spec: str) -> str:
     if spec in BUILT_IN:
+        return "built-in"
+    if spec.startswith(("http://", "https://")):
+        return "http"
+    if spec.startswith("a2a://"):
+        return "a2a"
+    if spec == "model":
+        return "model"
+    known = ", ".join([*sorted(BUILT_IN), "model", "http://HOST:PORT", "a2a://HOST:PORT"])
+    raise ValueError(f"unknown agent {spec!r}; use one of: {known}")
+
+
+def make_agent(spec: str, write_tools: frozenset[str], options: AgentOptions | None = None) -> Agent:
+    kind = adapter_kind(spec)
+    if kind == "built-in":
         return BUILT_IN[spec](write_tools)
-    raise ValueError(f"unknown agent {spec!r}; available: {', '.join(sorted(BUILT_IN))}")
+    module_name, class_name = ADAPTERS[kind]
+    try:
+        adapter = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"the {kind} agent adapter is not available: {exc}") from None
+    return adapter(spec, options or AgentOptions())
 
 
-def validate_agent_spec(spec: str) -> None:
-    if spec not in BUILT_IN:
-        raise ValueError(f"unknown agent {spec!r}; available: {', '.join(sorted(BUILT_IN))}")
+def validate_agent_spec(spec: str, options: AgentOptions | None = None) -> None:
+    kind = adapter_kind(spec)
+    if kind == "model" and (options is None or not options.model or not options.base_url):
+        raise ValueError(
+            "--agent model needs --model NAME and --base-url URL (an OpenAI-compatible endpoint)"
+        )
 
 
-__all__ = ["Agent", "AgentError", "EpisodeContext", "make_agent", "validate_agent_spec"]
+__all__ = ["Agent", "AgentError", "AgentOptions", "EpisodeContext", "make_agent", "validate_agent_spec"]

@@ -33,7 +33,11 @@ class EpisodeContext(BaseModel):
 
 
 class Agent(Protocol):
-    """One conversation of an agent. `respond` may call the episode's MCP tools before answering."""
+    """One conversation of an agent. `respond` may call the episode's MCP tools before answering.
+
+    An agent may also have a `usage` attribute (dict: prompt_tokens, completion_tokens, cost_usd…)
+    that the runner copies into the episode record.
+    """
 
     async def start(self, context: EpisodeContext) -> None: ...
     async def respond(self, user_message: str) -> str: ...
