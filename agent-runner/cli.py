@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import os
+import pkgutil
 import re
 import sys
 from pathlib import Path
@@ -16,6 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from agent_runner import commands
 from agent_runner.agents import AgentOptions, validate_agent_spec
 from agent_runner.results import ResultsFile
 from agent_runner.runner import RunConfig, execute_run
@@ -31,11 +34,7 @@ app = typer.Typer(
 tasks_app = typer.Typer(help="Inspect and validate task files.", no_args_is_help=True)
 serve_app = typer.Typer(help="Run services as long-lived servers.", no_args_is_help=True)
 app.add_typer(tasks_app, name="tasks")
-emotion_app = typer.Typer(
-    help="The emotion taxonomy: 22 emotions x politeness x urgency x trust.", no_args_is_help=True
-)
 app.add_typer(serve_app, name="serve")
-app.add_typer(emotion_app, name="emotion")
 console = Console(stderr=True, soft_wrap=True)
 
 
@@ -264,17 +263,6 @@ def tasks_validate(domain: Annotated[str | None, typer.Option(help="Only this do
         raise typer.Exit(1)
 
 
-@emotion_app.command("list")
-def emotion_list(as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False) -> None:
-    """All 594 emotion conditions with their stable ids."""
-    rows = [{"id": c.id, **c.model_dump()} for c in CONDITIONS]
-    if as_json:
-        typer.echo(json.dumps(rows, indent=2))
-        return
-    for row in rows:
-        typer.echo(f"{row['id']:45} {row['family']}")
-
-
 @app.command("domains")
 def domains_list() -> None:
     """The domains this installation serves, with their tool counts."""
@@ -312,6 +300,15 @@ def serve_env(
     console.print(f"{domain}: MCP {server.mcp_url}/episodes/<id>/mcp, control {server.control_url}")
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve_forever())
+
+
+def _register_command_modules() -> None:
+    """Each module of `agent_runner.commands` adds its commands with `register(app)`."""
+    for module in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        importlib.import_module(f"{commands.__name__}.{module.name}").register(app)
+
+
+_register_command_modules()
 
 
 def main() -> None:

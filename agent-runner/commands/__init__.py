@@ -1,0 +1,1 @@
+"""Command groups of `taue`, one module each; every module defines `register(app)`."""
