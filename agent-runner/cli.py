@@ -20,6 +20,7 @@ from rich.table import Table
 
 from agent_runner import commands
 from agent_runner.agents import AgentOptions, validate_agent_spec
+from agent_runner.embedded import Services
 from agent_runner.results import ResultsFile
 from agent_runner.runner import RunConfig, execute_run
 from envs.runtime.registry import domain_names, get_domain
@@ -49,6 +50,15 @@ def _parse_domains(value: str) -> list[str]:
     if not names or unknown:
         raise _fail(f"unknown domain(s) {unknown or value!r}; known: {', '.join(domain_names())}")
     return names
+
+
+def _parse_shard(value: str | None) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    index, sep, count = value.partition("/")
+    if not (sep and index.isdigit() and count.isdigit() and 0 <= int(index) < int(count)):
+        raise _fail(f"--shard takes I/N with 0 <= I < N, got {value!r}")
+    return int(index), int(count)
 
 
 def _parse_env_urls(values: list[str]) -> dict[str, str]:
@@ -98,6 +108,18 @@ def run(
     env: Annotated[
         list[str] | None, typer.Option(help="DOMAIN=URL of a running domain's control port (repeatable).")
     ] = None,
+    simulator: Annotated[
+        str | None, typer.Option(help="HOST:PORT of a running simulator service (default: in-process).")
+    ] = None,
+    scorer: Annotated[
+        str | None, typer.Option(help="HOST:PORT of a running scorer service (default: in-process).")
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option(help="Run name stored in every record (default: the --out folder's name).")
+    ] = None,
+    shard: Annotated[
+        str | None, typer.Option(help="I/N: run only shard I of N of the sorted (task, trial) list.")
+    ] = None,
     workers: Annotated[
         int, typer.Option(min=1, max=64, help="Worker processes (each with its own embedded servers).")
     ] = 1,
@@ -115,7 +137,7 @@ def run(
         )
     run_dir = out or Path("runs") / re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{agent}-{user}-seed{seed}")
     config = RunConfig(
-        run=run_dir.name,
+        run=name or run_dir.name,
         domains=names,
         agent=agent,
         user=user,
@@ -135,9 +157,10 @@ def run(
     )
     if condition is not None and condition not in BY_ID:
         raise _fail(f"unknown condition {condition!r}; ids look like {CONDITIONS[0].id!r}")
-    remote = _parse_env_urls(env or [])
+    services = Services(env=_parse_env_urls(env or []), simulator=simulator, scorer=scorer)
+    config.shard = _parse_shard(shard)
     try:
-        report = asyncio.run(_run(config, run_dir, remote, concurrency, workers, quiet))
+        report = asyncio.run(_run(config, run_dir, services, concurrency, workers, quiet))
     except ValueError as exc:
         raise _fail(str(exc)) from None
     console.print(
@@ -150,7 +173,7 @@ def run(
 
 
 async def _run(
-    config: RunConfig, run_dir: Path, remote: dict[str, str], concurrency: int, workers: int, quiet: bool
+    config: RunConfig, run_dir: Path, services: Services, concurrency: int, workers: int, quiet: bool
 ):
     admin_token = os.environ.get("TAUE_ADMIN_TOKEN")
     with Progress(
@@ -166,7 +189,7 @@ async def _run(
         def update(done: int, total: int) -> None:
             progress.update(bar, completed=done, total=total)
 
-        return await execute_run(config, run_dir, remote, concurrency, update, admin_token, workers)
+        return await execute_run(config, run_dir, services, concurrency, update, admin_token, workers)
 
 
 @app.command()
@@ -271,6 +294,53 @@ def domains_list() -> None:
         typer.echo(
             f"{name}: {len(domain.tools)} tools ({len(domain.write_tools)} write), {len(domain.tasks)} tasks"
         )
+
+
+@app.command()
+def merge(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories to combine (e.g. the shards).")],
+    out: Annotated[Path, typer.Option(help="Directory for the merged run.")],
+) -> None:
+    """Combine shard runs into one run, identical to an unsharded run of the same settings."""
+    from agent_runner.merge import MergeError, merge_runs
+
+    try:
+        report = merge_runs(run_dirs, out)
+    except MergeError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"{report.episodes} episodes from {len(run_dirs)} runs -> {out / 'results.jsonl'}")
+    if report.missing:
+        console.print(
+            f"[yellow]{report.missing} planned episodes are missing; rerun the shards that lack them"
+        )
+        raise typer.Exit(1)
+
+
+@serve_app.command("simulator")
+def serve_simulator(
+    port: Annotated[int, typer.Option(help="gRPC port.")] = 50051,
+    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+) -> None:
+    """Serve the user simulator over gRPC (taue.v1.Simulator, health, reflection)."""
+    from simulator.service import build_server
+
+    _serve_grpc(build_server(host, port), "simulator")
+
+
+@serve_app.command("scorer")
+def serve_scorer(
+    port: Annotated[int, typer.Option(help="gRPC port.")] = 50052,
+    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+) -> None:
+    """Serve the scorer over gRPC (taue.v1.Scorer, health, reflection); it owns the tasks."""
+    from scorer.service import build_server
+
+    _serve_grpc(build_server(host, port), "scorer")
+
+
+def _serve_grpc(server, name: str) -> None:
+    console.print(f"{name}: gRPC on {server.address} (SIGTERM stops it cleanly)")
+    asyncio.run(server.serve_until_signalled())
 
 
 @serve_app.command("env")

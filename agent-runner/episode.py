@@ -17,9 +17,11 @@ from agent_runner.results import EpisodeRecord
 from envs.runtime.control_app import EpisodeCreated
 from envs.runtime.domain import Domain
 from envs.runtime.tasks import Task
+from scorer.client import ScorerClient
 from scorer.reward import Message
-from scorer.scorer import Scorer, ScoreRequest
-from simulator.session import Simulator, UserOptions
+from scorer.scorer import ScoreRequest
+from simulator.client import SimulatorClient
+from simulator.session import UserOptions
 
 
 @dataclass(frozen=True)
@@ -38,8 +40,8 @@ class Harness:
     user: UserOptions
     agent_options: AgentOptions
     controls: dict[str, ControlClient]
-    simulator: Simulator
-    scorer: Scorer
+    simulator: SimulatorClient
+    scorer: ScorerClient
     limits: Limits
     transport: httpx2.AsyncBaseTransport | None = None
 
@@ -60,6 +62,8 @@ async def run_episode(harness: Harness, domain: Domain, task: Task, trial: int, 
         session_id, first_message = await harness.simulator.start(task, seed, harness.user)
         conversation = Conversation(harness, domain, task, session_id, created)
         await conversation.run(first_message)
+        user_usage = await harness.simulator.end(session_id)
+        session_id = None
         final_hash = await control.state_hash(created.episode_id)
         tool_log = await control.tool_log(created.episode_id)
         breakdown = await harness.scorer.score(
@@ -74,7 +78,8 @@ async def run_episode(harness: Harness, domain: Domain, task: Task, trial: int, 
         )
     finally:
         if session_id is not None:
-            harness.simulator.end(session_id)
+            with contextlib.suppress(Exception):  # best effort: the episode already failed
+                await harness.simulator.end(session_id)
         await _delete_quietly(control, created.episode_id)
     return EpisodeRecord(
         run=harness.run,
@@ -94,7 +99,7 @@ async def run_episode(harness: Harness, domain: Domain, task: Task, trial: int, 
         breakdown=breakdown,
         user_state=conversation.user_state,
         error=conversation.error,
-        usage=conversation.usage,
+        usage={**conversation.usage, "user": user_usage},
         timings={"episode_s": round(time.perf_counter() - started, 4)},
     )
 
@@ -154,10 +159,7 @@ class Conversation:
         except AgentError as exc:
             self.termination, self.error = "agent_error", str(exc)
         finally:
-            self.usage = {
-                "agent": dict(getattr(agent, "usage", None) or {}),
-                "user": self.harness.simulator.usage(self.session_id),
-            }
+            self.usage = {"agent": dict(getattr(agent, "usage", None) or {})}
             await agent.close()
 
     async def _ended_by_tools(self) -> bool:

@@ -22,14 +22,15 @@ from pydantic import BaseModel
 
 from agent_runner.agents import AgentOptions
 from agent_runner.control import ControlClient, InfraError
-from agent_runner.embedded import embedded_domains
+from agent_runner.embedded import Services, embedded_services
 from agent_runner.episode import Harness, Limits, episode_seed, run_episode
 from agent_runner.results import CONFIG, EpisodeRecord, ResultsFile
 from envs.runtime.domain import Domain
 from envs.runtime.registry import get_domain
 from envs.runtime.tasks import Task
-from scorer.scorer import Scorer
-from simulator.session import Simulator, UserOptions
+from scorer.client import ScorerCallError, ScorerClient
+from simulator.client import SimulatorCallError, SimulatorClient
+from simulator.session import UserOptions
 from simulator.taxonomy import condition
 
 RETRY_DELAYS = (0.2, 1.0, 3.0)
@@ -53,6 +54,8 @@ class RunConfig(BaseModel):
     tasks: str = "all"
     """Which tasks: all, emotional (no neutral twins) or neutral (twins only)."""
     task_ids: list[str] | None = None
+    shard: tuple[int, int] | None = None
+    """(I, N): only the I-th of N deterministic slices of the sorted (task, trial) list."""
     condition: str | None = None
     """Play every emotional task under this emotion condition instead of its own (a sweep)."""
     max_turns: int = 200
@@ -97,6 +100,9 @@ def make_plan(config: RunConfig) -> Plan:
                 task = with_condition(task, config.condition)
             plan.episodes.extend((domain, task, trial) for trial in range(config.trials))
     plan.episodes.sort(key=lambda item: (item[1].id, item[2]))
+    if config.shard is not None:
+        index, count = config.shard
+        plan.episodes = plan.episodes[index::count]
     if config.task_ids is not None:
         known = {task.id for _, task, _ in plan.episodes}
         missing = sorted(set(config.task_ids) - known)
@@ -147,7 +153,7 @@ class Outcome:
 async def execute_run(
     config: RunConfig,
     run_dir: Path,
-    remote: dict[str, str],
+    services: Services | dict[str, str] | None,
     concurrency: int,
     on_progress: Callable[[int, int], None] | None = None,
     admin_token: str | None = None,
@@ -155,10 +161,11 @@ async def execute_run(
 ) -> RunReport:
     """Run every episode of `config` missing from `run_dir`.
 
-    Domains in `remote` (name -> control URL) are reached there; the others are served in-process
-    (the embedded default). With `workers > 1` the episodes are spread over that many worker
-    processes, each with its own embedded servers, so a run can use every core.
+    `services` says where running services are (a plain dict is read as domain -> control URL);
+    whatever is missing is served in-process (the embedded default). With `workers > 1` the
+    episodes are spread over that many worker processes, each with its own embedded servers.
     """
+    given = services if isinstance(services, Services) else Services(env=services or {})
     plan = make_plan(config)
     prepare_run_dir(run_dir, config)
     results = ResultsFile(run_dir)
@@ -180,9 +187,9 @@ async def execute_run(
             on_progress(counts["completed"] + counts["failed"], len(todo))
 
     if workers > 1 and len(todo) > 1:
-        await _run_in_workers(config, todo, remote, concurrency, admin_token, workers, collect)
+        await _run_in_workers(config, todo, given, concurrency, admin_token, workers, collect)
     else:
-        await run_episodes(config, todo, remote, concurrency, admin_token, collect)
+        await run_episodes(config, todo, given, concurrency, admin_token, collect)
     records = results.compact()
     return RunReport(
         len(plan.episodes), len(plan.episodes) - len(todo), counts["completed"], counts["failed"], records
@@ -192,42 +199,47 @@ async def execute_run(
 async def run_episodes(
     config: RunConfig,
     keys: list[EpisodeKey],
-    remote: dict[str, str],
+    given: Services,
     concurrency: int,
     admin_token: str | None,
     sink: Callable[[Outcome], None],
 ) -> None:
-    """Run the given episodes in this process, reporting each outcome to `sink` as it ends."""
+    """Run the given episodes from this process, reporting each outcome to `sink` as it ends."""
     plan = {(d.name, t.id, trial): (d, t) for d, t, trial in make_plan(config).episodes}
-    embedded = sorted({domain for domain, _, _ in keys} - set(remote))
+    domains = sorted({domain for domain, _, _ in keys})
     size = min(concurrency, 16) + 4  # httpcore scans every pooled connection per request: keep it small
     transport = httpx2.AsyncHTTPTransport(
         limits=httpx2.Limits(max_connections=size, max_keepalive_connections=size)
     )
     async with (
-        embedded_domains(embedded) as servers,
+        embedded_services(domains, given) as services,
         httpx2.AsyncClient(transport=transport, timeout=httpx2.Timeout(60.0)) as http,
     ):
-        urls = {**remote, **{name: server.control_url for name, server in servers.items()}}
-        harness = Harness(
-            run=config.run,
-            agent=config.agent,
-            user=UserOptions(backend=config.user, model=config.user_model, base_url=config.user_base_url),
-            agent_options=agent_options(config),
-            controls={name: ControlClient(url, http, admin_token) for name, url in urls.items()},
-            simulator=Simulator(),
-            scorer=Scorer(),
-            limits=Limits(config.max_turns, config.max_tool_calls, config.turn_timeout),
-            transport=transport,
-        )
-        semaphore = asyncio.Semaphore(concurrency)
+        simulator, scorer = SimulatorClient(services.simulator), ScorerClient(services.scorer)
+        try:
+            await asyncio.gather(simulator.wait_ready(), scorer.wait_ready())
+            harness = Harness(
+                run=config.run,
+                agent=config.agent,
+                user=UserOptions(backend=config.user, model=config.user_model, base_url=config.user_base_url),
+                agent_options=agent_options(config),
+                controls={name: ControlClient(services.env[name], http, admin_token) for name in domains},
+                simulator=simulator,
+                scorer=scorer,
+                limits=Limits(config.max_turns, config.max_tool_calls, config.turn_timeout),
+                transport=transport,
+            )
+            semaphore = asyncio.Semaphore(concurrency)
 
-        async def one(key: EpisodeKey) -> None:
-            domain, task = plan[key]
-            async with semaphore:
-                sink(await _with_retries(harness, domain, task, key[2], config.seed))
+            async def one(key: EpisodeKey) -> None:
+                domain, task = plan[key]
+                async with semaphore:
+                    sink(await _with_retries(harness, domain, task, key[2], config.seed))
 
-        await asyncio.gather(*(one(key) for key in keys))
+            await asyncio.gather(*(one(key) for key in keys))
+        finally:
+            await simulator.close()
+            await scorer.close()
 
 
 async def _with_retries(harness: Harness, domain: Domain, task: Task, trial: int, run_seed: int) -> Outcome:
@@ -239,6 +251,10 @@ async def _with_retries(harness: Harness, domain: Domain, task: Task, trial: int
             return Outcome(key, record=await run_episode(harness, domain, task, trial, seed))
         except (InfraError, httpx2.HTTPError, OSError) as exc:
             errors.append(f"{type(exc).__name__}: {exc}")
+        except (SimulatorCallError, ScorerCallError) as exc:
+            errors.append(str(exc))
+            if not exc.retryable:
+                break
         except Exception as exc:  # a harness bug must not pass for the agent's failure
             errors.append("".join(traceback.format_exception_only(exc)).strip())
         if delay is not None:
@@ -249,7 +265,7 @@ async def _with_retries(harness: Harness, domain: Domain, task: Task, trial: int
 async def _run_in_workers(
     config: RunConfig,
     todo: list[EpisodeKey],
-    remote: dict[str, str],
+    given: Services,
     concurrency: int,
     admin_token: str | None,
     workers: int,
@@ -263,7 +279,7 @@ async def _run_in_workers(
     processes = [
         context.Process(
             target=_worker_main,
-            args=(config.model_dump(), shard, remote, per_worker, admin_token, queue),
+            args=(config.model_dump(), shard, given.model_dump(), per_worker, admin_token, queue),
             daemon=True,
         )
         for shard in shards
@@ -289,6 +305,7 @@ def agent_options(config: RunConfig) -> AgentOptions:
         base_url=config.base_url,
         max_tool_calls_per_turn=config.max_tool_calls_per_turn,
         turn_timeout=config.turn_timeout,
+        seed=config.seed,
     )
 
 
@@ -317,7 +334,7 @@ def _next_outcome(queue: Any, processes: list[Any]) -> Outcome:
 def _worker_main(
     config: dict[str, Any],
     keys: list[EpisodeKey],
-    remote: dict[str, str],
+    given: dict[str, Any],
     concurrency: int,
     admin_token: str | None,
     queue: Any,
@@ -326,4 +343,7 @@ def _worker_main(
         record = outcome.record.model_dump_json() if outcome.record else None
         queue.put((outcome.key, record, outcome.errors))
 
-    asyncio.run(run_episodes(RunConfig.model_validate(config), keys, remote, concurrency, admin_token, send))
+    services = Services.model_validate(given)
+    asyncio.run(
+        run_episodes(RunConfig.model_validate(config), keys, services, concurrency, admin_token, send)
+    )

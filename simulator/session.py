@@ -62,7 +62,12 @@ def make_user(task: Task, seed: int, options: UserOptions) -> UserBackend:
 
 
 class SimulatorError(LookupError):
-    pass
+    """A request the simulator cannot serve (unknown session or backend, bad task)."""
+
+
+class SimulatorUnavailable(RuntimeError):
+    """The user backend failed for reasons outside the agent's control (an LLM endpoint down, empty
+    completions after retries): an infrastructure error, retried, never the agent's failure."""
 
 
 class Simulator:

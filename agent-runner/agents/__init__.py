@@ -33,6 +33,8 @@ class AgentOptions(BaseModel):
     model: str | None = None
     base_url: str | None = None
     temperature: float = 0.0
+    seed: int | None = None
+    """Passed through to the model endpoint (with temperature 0: repeatable answers where supported)."""
     max_tool_calls_per_turn: int = 30
     turn_timeout: float = 120.0
     price_table: dict[str, dict[str, float]] | None = None

@@ -1,0 +1,75 @@
+"""How the taue.v1 gRPC services are served and reached: one place for the options every server
+and client shares (message limits, health, reflection, keepalive, deadlines, readiness)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Iterable
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+MAX_MESSAGE = 16 * 1024 * 1024
+CHANNEL_OPTIONS = [
+    ("grpc.max_send_message_length", MAX_MESSAGE),
+    ("grpc.max_receive_message_length", MAX_MESSAGE),
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+]
+DEFAULT_DEADLINE = 60.0
+"""Seconds every call may take before the client gives up (an LLM user can be slow)."""
+
+
+class GrpcServer:
+    """A grpc.aio server with the standard health and reflection services, on one port."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.server = grpc.aio.server(options=CHANNEL_OPTIONS)
+        self.health = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        self.port = self.server.add_insecure_port(f"{host}:{port}")
+        if self.port == 0:
+            raise OSError(f"could not bind {host}:{port}")
+        self.address = f"{host if host not in ('0.0.0.0', '::') else '127.0.0.1'}:{self.port}"
+        self._service_names: list[str] = []
+
+    def add(self, service_names: Iterable[str]) -> None:
+        """Record the full names of services added with their generated `add_..._to_server`."""
+        self._service_names.extend(service_names)
+
+    async def start(self) -> None:
+        reflection.enable_server_reflection(
+            [*self._service_names, health.SERVICE_NAME, reflection.SERVICE_NAME], self.server
+        )
+        await self.server.start()
+        for name in ("", *self._service_names):
+            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+
+    async def stop(self, grace: float = 5.0) -> None:
+        for name in ("", *self._service_names):
+            await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        await self.server.stop(grace)
+
+    async def serve_until_signalled(self) -> None:
+        """Serve until SIGTERM or SIGINT, then drain in-flight calls and stop cleanly."""
+        await self.start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        await self.stop()
+
+
+def channel(address: str) -> grpc.aio.Channel:
+    return grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+
+
+async def wait_until_serving(chan: grpc.aio.Channel, timeout: float = 30.0) -> None:
+    """Block until the server behind `chan` reports SERVING (wait_for_ready at start-up)."""
+    stub = health_pb2_grpc.HealthStub(chan)
+    response = await stub.Check(health_pb2.HealthCheckRequest(), timeout=timeout, wait_for_ready=True)
+    if response.status != health_pb2.HealthCheckResponse.SERVING:
+        raise ConnectionError("the gRPC server is not serving")

@@ -1,0 +1,59 @@
+"""gRPC client of the scorer service; the runner's only way to get a reward."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+from taue.serving import DEFAULT_DEADLINE, channel, wait_until_serving
+from taue.v1 import scorer_pb2, scorer_pb2_grpc
+
+from scorer.convert import (
+    breakdown_from_message,
+    metrics_from_message,
+    outcome_message,
+    score_request_message,
+)
+from scorer.metrics import EpisodeOutcome
+from scorer.reward import RewardBreakdown
+from scorer.scorer import ScoreRequest
+
+RETRYABLE = {
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+    grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+
+
+class ScorerCallError(RuntimeError):
+    def __init__(self, method: str, error: grpc.aio.AioRpcError) -> None:
+        super().__init__(f"scorer {method}: {error.code().name}: {error.details()}")
+        self.retryable = error.code() in RETRYABLE
+
+
+class ScorerClient:
+    def __init__(self, address: str, deadline: float = DEFAULT_DEADLINE) -> None:
+        self.address = address
+        self.deadline = deadline
+        self._channel = channel(address)
+        self._stub = scorer_pb2_grpc.ScorerStub(self._channel)
+
+    async def wait_ready(self, timeout: float = 30.0) -> None:
+        await wait_until_serving(self._channel, timeout)
+
+    async def score(self, request: ScoreRequest) -> RewardBreakdown:
+        try:
+            message = await self._stub.Score(score_request_message(request), timeout=self.deadline)
+        except grpc.aio.AioRpcError as exc:
+            raise ScorerCallError("Score", exc) from None
+        return breakdown_from_message(message)
+
+    async def summarize(self, outcomes: list[EpisodeOutcome]) -> dict[str, Any]:
+        request = scorer_pb2.SummarizeRequest(outcomes=[outcome_message(o) for o in outcomes])
+        try:
+            return metrics_from_message(await self._stub.Summarize(request, timeout=self.deadline))
+        except grpc.aio.AioRpcError as exc:
+            raise ScorerCallError("Summarize", exc) from None
+
+    async def close(self) -> None:
+        await self._channel.close()

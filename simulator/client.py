@@ -1,0 +1,66 @@
+"""gRPC client of the simulator service; the runner's only way to talk to a user simulator."""
+
+from __future__ import annotations
+
+import grpc
+from taue.serving import DEFAULT_DEADLINE, channel, wait_until_serving
+from taue.v1 import simulator_pb2, simulator_pb2_grpc
+
+from envs.runtime.tasks import Task
+from simulator.convert import options_message, turn_from_message, user_task_message
+from simulator.session import UserOptions, UserTurn
+
+RETRYABLE = {
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+    grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+
+
+class SimulatorCallError(RuntimeError):
+    """A simulator call failed; `retryable` says whether it was the infrastructure."""
+
+    def __init__(self, method: str, error: grpc.aio.AioRpcError) -> None:
+        super().__init__(f"simulator {method}: {error.code().name}: {error.details()}")
+        self.retryable = error.code() in RETRYABLE
+
+
+class SimulatorClient:
+    def __init__(self, address: str, deadline: float = DEFAULT_DEADLINE) -> None:
+        self.address = address
+        self.deadline = deadline
+        self._channel = channel(address)
+        self._stub = simulator_pb2_grpc.SimulatorStub(self._channel)
+
+    async def wait_ready(self, timeout: float = 30.0) -> None:
+        await wait_until_serving(self._channel, timeout)
+
+    async def start(self, task: Task, seed: int, options: UserOptions) -> tuple[str, str]:
+        request = simulator_pb2.StartSessionRequest(
+            task=user_task_message(task), seed=seed, options=options_message(options)
+        )
+        response = await self._call("StartSession", self._stub.StartSession, request)
+        return response.session_id, response.first_message
+
+    async def respond(self, session_id: str, agent_message: str) -> UserTurn:
+        request = simulator_pb2.RespondRequest(session_id=session_id, agent_message=agent_message)
+        return turn_from_message(await self._call("Respond", self._stub.Respond, request))
+
+    async def end(self, session_id: str) -> dict[str, int]:
+        """Close the session; returns the tokens the user backend used."""
+        response = await self._call("EndSession", self._stub.EndSession, simulator_pb2.EndSessionRequest(
+            session_id=session_id
+        ))  # fmt: skip
+        return {
+            "prompt_tokens": response.usage.prompt_tokens,
+            "completion_tokens": response.usage.completion_tokens,
+        }
+
+    async def _call(self, method: str, rpc, request):
+        try:
+            return await rpc(request, timeout=self.deadline)
+        except grpc.aio.AioRpcError as exc:
+            raise SimulatorCallError(method, exc) from None
+
+    async def close(self) -> None:
+        await self._channel.close()

@@ -1,0 +1,114 @@
+"""Conversions between the simulator's pydantic models and its taue.v1 protobuf messages."""
+
+from __future__ import annotations
+
+from taue.v1 import common_pb2, simulator_pb2
+
+from envs.runtime.tasks import Emotion, Evaluation, Goal, Task, UserScenario
+from simulator.session import UserOptions, UserTurn
+
+TERMINATIONS = {
+    "user_stop": common_pb2.USER_STOP,
+    "user_unsatisfied": common_pb2.USER_UNSATISFIED,
+    "agent_transfer": common_pb2.AGENT_TRANSFER,
+    "max_turns": common_pb2.MAX_TURNS,
+    "max_tool_calls": common_pb2.MAX_TOOL_CALLS,
+    "timeout": common_pb2.TIMEOUT,
+    "agent_error": common_pb2.AGENT_ERROR,
+    "infra_error": common_pb2.INFRA_ERROR,
+}
+TERMINATION_NAMES = {value: name for name, value in TERMINATIONS.items()}
+
+
+def user_task_message(task: Task) -> simulator_pb2.UserTask:
+    """The user-facing part of a task: scenario, instruction, emotion. Never the ground truth."""
+    scenario = task.user_scenario
+    message = simulator_pb2.UserTask(
+        task_id=task.id,
+        domain=task.domain,
+        instruction=task.instruction,
+        scenario=simulator_pb2.UserScenario(
+            persona=scenario.persona,
+            reason_for_call=scenario.reason_for_call,
+            known_info=scenario.known_info,
+            volunteered=scenario.volunteered,
+            unknown_info=scenario.unknown_info,
+            discoverable=scenario.discoverable,
+            goals=[simulator_pb2.Goal(**goal.model_dump()) for goal in scenario.goals],
+            preferences=scenario.preferences,
+        ),
+    )
+    if task.emotion is not None:
+        message.emotion.CopyFrom(simulator_pb2.EmotionCondition(**task.emotion.model_dump()))
+    return message
+
+
+def task_from_message(message: simulator_pb2.UserTask) -> Task:
+    """A `Task` for the user backends, with an empty evaluation (the simulator never sees it)."""
+    s = message.scenario
+    scenario = UserScenario(
+        persona=s.persona,
+        reason_for_call=s.reason_for_call,
+        known_info=dict(s.known_info),
+        volunteered=list(s.volunteered),
+        unknown_info=list(s.unknown_info),
+        discoverable=dict(s.discoverable),
+        goals=[Goal(id=g.id, kind=g.kind, request=g.request, evidence=list(g.evidence)) for g in s.goals],
+        preferences=list(s.preferences),
+    )
+    emotion = None
+    if message.HasField("emotion"):
+        e = message.emotion
+        emotion = Emotion(
+            family=e.family, emotion=e.emotion, politeness=e.politeness, urgency=e.urgency, trust=e.trust,
+            instruction=e.instruction,
+        )  # fmt: skip
+    return Task(
+        id=message.task_id,
+        domain=message.domain,
+        user_scenario=scenario,
+        instruction=message.instruction,
+        emotion=emotion,
+        evaluation=Evaluation(actions=[]),
+    )
+
+
+def options_message(options: UserOptions) -> simulator_pb2.UserOptions:
+    return simulator_pb2.UserOptions(
+        backend=options.backend, model=options.model or "", base_url=options.base_url or "",
+        temperature=options.temperature,
+    )  # fmt: skip
+
+
+def options_from_message(message: simulator_pb2.UserOptions) -> UserOptions:
+    return UserOptions(
+        backend=message.backend or "scripted", model=message.model or None, base_url=message.base_url or None,
+        temperature=message.temperature,
+    )  # fmt: skip
+
+
+def turn_message(turn: UserTurn) -> simulator_pb2.RespondResponse:
+    state = simulator_pb2.SatisfactionState(
+        goals_confirmed=turn.goals_confirmed, events=turn.events, reason=turn.reason or ""
+    )
+    if turn.patience is not None:
+        state.patience = turn.patience
+    return simulator_pb2.RespondResponse(
+        message=turn.message,
+        done=turn.done,
+        termination=TERMINATIONS.get(turn.termination or "", common_pb2.TERMINATION_UNSPECIFIED),
+        state=state,
+    )
+
+
+def turn_from_message(message: simulator_pb2.RespondResponse) -> UserTurn:
+    state = message.state
+    return UserTurn(
+        message=message.message,
+        done=message.done,
+        termination=TERMINATION_NAMES.get(message.termination),  # type: ignore[arg-type]
+        patience=state.patience if state.HasField("patience") else None,
+        goals_confirmed=list(state.goals_confirmed),
+        events=list(state.events),
+        reason=state.reason or None,
+    )

@@ -1,0 +1,64 @@
+"""The simulator as a gRPC service (`taue serve simulator`): sessions of any user backend."""
+
+from __future__ import annotations
+
+import grpc
+from taue.serving import GrpcServer
+from taue.v1 import common_pb2, simulator_pb2, simulator_pb2_grpc
+
+from simulator.convert import options_from_message, task_from_message, turn_message
+from simulator.session import Simulator, SimulatorError, SimulatorUnavailable
+
+
+class SimulatorService(simulator_pb2_grpc.SimulatorServicer):
+    def __init__(self, simulator: Simulator | None = None) -> None:
+        self.simulator = simulator or Simulator()
+
+    async def StartSession(self, request, context):
+        if not request.HasField("task") or not request.task.task_id:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "StartSession needs a task with a task_id")
+        try:
+            task = task_from_message(request.task)
+        except ValueError as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"invalid task: {exc}")
+        options = options_from_message(request.options)
+        session_id, first = await self._call(context, self.simulator.start(task, request.seed, options))
+        return simulator_pb2.StartSessionResponse(session_id=session_id, first_message=first)
+
+    async def Respond(self, request, context):
+        turn = await self._call(context, self.simulator.respond(request.session_id, request.agent_message))
+        return turn_message(turn)
+
+    async def EndSession(self, request, context):
+        try:
+            usage = self.simulator.usage(request.session_id)
+        except SimulatorError as exc:
+            await context.abort(grpc.StatusCode.NOT_FOUND, str(exc))
+        self.simulator.end(request.session_id)
+        return simulator_pb2.EndSessionResponse(
+            usage=common_pb2.Usage(
+                prompt_tokens=int(usage.get("prompt_tokens", 0)),
+                completion_tokens=int(usage.get("completion_tokens", 0)),
+            )
+        )
+
+    @staticmethod
+    async def _call(context, awaitable):
+        try:
+            return await awaitable
+        except SimulatorUnavailable as exc:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
+        except SimulatorError as exc:
+            code = (
+                grpc.StatusCode.NOT_FOUND
+                if "unknown simulator session" in str(exc)
+                else (grpc.StatusCode.INVALID_ARGUMENT)
+            )
+            await context.abort(code, str(exc))
+
+
+def build_server(host: str = "127.0.0.1", port: int = 0) -> GrpcServer:
+    server = GrpcServer(host, port)
+    simulator_pb2_grpc.add_SimulatorServicer_to_server(SimulatorService(), server.server)
+    server.add([simulator_pb2.DESCRIPTOR.services_by_name["Simulator"].full_name])
+    return server
