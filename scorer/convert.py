@@ -75,25 +75,38 @@ def breakdown_from_message(message: scorer_pb2.RewardBreakdown) -> RewardBreakdo
 
 def outcome_message(outcome: EpisodeOutcome) -> scorer_pb2.EpisodeOutcome:
     return scorer_pb2.EpisodeOutcome(
-        task_id=outcome.task_id, domain=outcome.domain, trial=outcome.trial, family=outcome.family or "",
-        reward=outcome.reward, termination=TERMINATIONS[outcome.termination],
-    )  # fmt: skip
+        task_id=outcome.task_id,
+        domain=outcome.domain,
+        trial=outcome.trial,
+        family=outcome.family or "",
+        reward=outcome.reward,
+        termination=TERMINATIONS[outcome.termination],
+    )
 
 
 def outcome_from_message(message: scorer_pb2.EpisodeOutcome) -> EpisodeOutcome:
     return EpisodeOutcome(
-        task_id=message.task_id, domain=message.domain, trial=message.trial, family=message.family or None,
-        reward=message.reward, termination=TERMINATION_NAMES.get(message.termination, "infra_error"),
-    )  # fmt: skip
+        task_id=message.task_id,
+        domain=message.domain,
+        trial=message.trial,
+        family=message.family or None,
+        reward=message.reward,
+        termination=TERMINATION_NAMES.get(message.termination, "infra_error"),
+    )
 
 
 def metrics_message(metrics: dict[str, Any]) -> scorer_pb2.Metrics:
     message = scorer_pb2.Metrics(
-        episodes=metrics["episodes"], tasks=metrics["tasks"], trials=metrics["trials"],
-        avg_reward=metrics["avg_reward"], avg_at_k=metrics["avg_at_k"], pass_hat_k=metrics["pass_hat_k"],
-        at_least_k_of_n=metrics["at_least_k_of_n"], unsatisfied_rate=metrics["unsatisfied_rate"],
+        episodes=metrics["episodes"],
+        tasks=metrics["tasks"],
+        trials=metrics["trials"],
+        avg_reward=metrics["avg_reward"],
+        avg_at_k=metrics["avg_at_k"],
+        pass_hat_k=metrics["pass_hat_k"],
+        at_least_k_of_n=metrics["at_least_k_of_n"],
+        unsatisfied_rate=metrics["unsatisfied_rate"],
         terminations=metrics["terminations"],
-    )  # fmt: skip
+    )
     for field in ("by_domain", "by_family"):
         for name, group in metrics.get(field, {}).items():
             getattr(message, field)[name].CopyFrom(metrics_message(group))
@@ -102,13 +115,16 @@ def metrics_message(metrics: dict[str, Any]) -> scorer_pb2.Metrics:
 
 def metrics_from_message(message: scorer_pb2.Metrics, breakdowns: bool = True) -> dict[str, Any]:
     metrics: dict[str, Any] = {
-        "episodes": message.episodes, "tasks": message.tasks, "trials": message.trials,
-        "avg_reward": message.avg_reward, "avg_at_k": message.avg_at_k,
+        "episodes": message.episodes,
+        "tasks": message.tasks,
+        "trials": message.trials,
+        "avg_reward": message.avg_reward,
+        "avg_at_k": message.avg_at_k,
         "pass_hat_k": dict(sorted(message.pass_hat_k.items())),
         "at_least_k_of_n": dict(sorted(message.at_least_k_of_n.items())),
         "unsatisfied_rate": message.unsatisfied_rate,
         "terminations": dict(sorted(message.terminations.items())),
-    }  # fmt: skip
+    }
     if breakdowns:
         for field in ("by_domain", "by_family"):
             groups = getattr(message, field)

@@ -48,9 +48,9 @@ class SimulatorClient:
 
     async def end(self, session_id: str) -> dict[str, int]:
         """Close the session; returns the tokens the user backend used."""
-        response = await self._call("EndSession", self._stub.EndSession, simulator_pb2.EndSessionRequest(
-            session_id=session_id
-        ))  # fmt: skip
+        response = await self._call(
+            "EndSession", self._stub.EndSession, simulator_pb2.EndSessionRequest(session_id=session_id)
+        )
         return {
             "prompt_tokens": response.usage.prompt_tokens,
             "completion_tokens": response.usage.completion_tokens,

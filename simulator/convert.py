@@ -60,9 +60,13 @@ def task_from_message(message: simulator_pb2.UserTask) -> Task:
     if message.HasField("emotion"):
         e = message.emotion
         emotion = Emotion(
-            family=e.family, emotion=e.emotion, politeness=e.politeness, urgency=e.urgency, trust=e.trust,
+            family=e.family,
+            emotion=e.emotion,
+            politeness=e.politeness,
+            urgency=e.urgency,
+            trust=e.trust,
             instruction=e.instruction,
-        )  # fmt: skip
+        )
     return Task(
         id=message.task_id,
         domain=message.domain,
@@ -75,16 +79,20 @@ def task_from_message(message: simulator_pb2.UserTask) -> Task:
 
 def options_message(options: UserOptions) -> simulator_pb2.UserOptions:
     return simulator_pb2.UserOptions(
-        backend=options.backend, model=options.model or "", base_url=options.base_url or "",
+        backend=options.backend,
+        model=options.model or "",
+        base_url=options.base_url or "",
         temperature=options.temperature,
-    )  # fmt: skip
+    )
 
 
 def options_from_message(message: simulator_pb2.UserOptions) -> UserOptions:
     return UserOptions(
-        backend=message.backend or "scripted", model=message.model or None, base_url=message.base_url or None,
+        backend=message.backend or "scripted",
+        model=message.model or None,
+        base_url=message.base_url or None,
         temperature=message.temperature,
-    )  # fmt: skip
+    )
 
 
 def turn_message(turn: UserTurn) -> simulator_pb2.RespondResponse:

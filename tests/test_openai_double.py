@@ -21,7 +21,9 @@ async def test_double_serves_scripted_completions_to_the_openai_client() -> None
         )
         call = first.choices[0].message.tool_calls[0]
         assert call.function.name == "get_user_details" and call.function.arguments == '{"user_id": "u1"}'
-        second = await client.chat.completions.create(model="m", messages=[{"role": "user", "content": "and?"}])
+        second = await client.chat.completions.create(
+            model="m", messages=[{"role": "user", "content": "and?"}]
+        )
         assert second.choices[0].message.content == "All done." and second.usage.total_tokens == 18
         with pytest.raises(openai.APIStatusError):
             await client.chat.completions.create(model="m", messages=[{"role": "user", "content": "x"}])

@@ -1,0 +1,221 @@
+"""`taue episode new|say|score`: one episode on a running stack, driven by hand or by your own agent.
+
+The agent gets only the MCP URL and token; this command plays the runner's part (control port,
+simulator, scorer). Episode bookkeeping is kept in `$TAUE_HOME/episodes/<episode id>.json`
+(default `~/.taue`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import httpx2
+import typer
+from pydantic import BaseModel, Field
+
+from agent_runner.control import ControlClient, InfraError
+from envs.runtime.registry import get_domain
+from scorer.client import ScorerCallError, ScorerClient
+from scorer.reward import Message
+from scorer.scorer import ScoreRequest
+from simulator.client import SimulatorCallError, SimulatorClient
+from simulator.session import UserOptions
+
+episode_app = typer.Typer(help="Run one episode by hand on a running stack (bring your own agent).")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(episode_app, name="episode", no_args_is_help=True)
+
+
+class EpisodeState(BaseModel):
+    episode_id: str
+    domain: str
+    task_id: str
+    control_url: str
+    simulator: str
+    scorer: str
+    session_id: str
+    mcp_url: str
+    token: str
+    transcript: list[Message] = Field(default_factory=list)
+    termination: str | None = None
+
+
+def _home() -> Path:
+    return Path(os.environ.get("TAUE_HOME", Path.home() / ".taue")) / "episodes"
+
+
+def _state_path(episode_id: str) -> Path:
+    if not episode_id.replace("-", "").replace("_", "").isalnum():
+        raise typer.BadParameter(f"not an episode id: {episode_id!r}")
+    return _home() / f"{episode_id}.json"
+
+
+def _load(episode_id: str) -> EpisodeState:
+    path = _state_path(episode_id)
+    if not path.exists():
+        typer.echo(f"error: no episode {episode_id!r} started here (looked in {path.parent})", err=True)
+        raise typer.Exit(2)
+    return EpisodeState.model_validate_json(path.read_text())
+
+
+def _save(state: EpisodeState) -> None:
+    path = _state_path(state.episode_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(state.model_dump_json(indent=2))
+    temporary.replace(path)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+ENV_HELP = "Control URL of the domain's server (default $TAUE_ENV_<DOMAIN>, e.g. http://localhost:9001)."
+
+
+@episode_app.command("new")
+def new(
+    domain: Annotated[str, typer.Option(help="The domain.")],
+    task: Annotated[str, typer.Option(help="Task id (see taue tasks list).")],
+    seed: Annotated[int, typer.Option(help="Seed of the user simulator.")] = 0,
+    env: Annotated[str | None, typer.Option(help=ENV_HELP)] = None,
+    simulator: Annotated[
+        str, typer.Option(envvar="TAUE_SIMULATOR", help="Simulator HOST:PORT.")
+    ] = "localhost:50051",
+    scorer: Annotated[str, typer.Option(envvar="TAUE_SCORER", help="Scorer HOST:PORT.")] = "localhost:50052",
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+) -> None:
+    """Create an episode: prints its MCP URL, bearer token and the user's first message."""
+    control_url = env or os.environ.get(f"TAUE_ENV_{domain.upper()}")
+    if not control_url:
+        raise _fail(f"give --env or set TAUE_ENV_{domain.upper()} to the control URL of the {domain} server")
+    try:
+        task_model = get_domain(domain).task_index[task]
+    except KeyError:
+        raise _fail(f"unknown domain or task: {domain!r} / {task!r}") from None
+    state = asyncio.run(_new(domain, task_model, seed, control_url, simulator, scorer))
+    _save(state)
+    first = state.transcript[0].content
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "episode_id": state.episode_id,
+                    "mcp_url": state.mcp_url,
+                    "token": state.token,
+                    "user_message": first,
+                },
+                indent=2,
+            )
+        )
+        return
+    typer.echo(f"episode:  {state.episode_id}\nmcp url:  {state.mcp_url}\ntoken:    {state.token}")
+    typer.echo(f"(send 'Authorization: Bearer <token>' with every MCP request)\n\nuser: {first}")
+
+
+async def _new(domain: str, task, seed: int, control_url: str, simulator: str, scorer: str) -> EpisodeState:
+    async with httpx2.AsyncClient(timeout=30) as http:
+        control = ControlClient(control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
+        try:
+            created = await control.create_episode(task.id, seed)
+        except (InfraError, ValueError) as exc:
+            raise _fail(str(exc)) from None
+    client = SimulatorClient(simulator)
+    try:
+        session_id, first = await client.start(task, seed, UserOptions())
+    except SimulatorCallError as exc:
+        raise _fail(str(exc)) from None
+    finally:
+        await client.close()
+    return EpisodeState(
+        episode_id=created.episode_id,
+        domain=domain,
+        task_id=task.id,
+        control_url=control_url,
+        simulator=simulator,
+        scorer=scorer,
+        session_id=session_id,
+        mcp_url=created.mcp_url,
+        token=created.token,
+        transcript=[Message(role="user", content=first)],
+    )
+
+
+@episode_app.command("say")
+def say(
+    episode: Annotated[str, typer.Argument(help="Episode id from `taue episode new`.")],
+    message: Annotated[str, typer.Argument(help="The agent's message to the user.")],
+) -> None:
+    """Relay an agent message to the simulated user and print the reply."""
+    state = _load(episode)
+    if state.termination is not None:
+        raise _fail(f"the conversation has ended ({state.termination}); score it with `taue episode score`")
+    turn = asyncio.run(_say(state, message))
+    state.transcript += [Message(role="agent", content=message), Message(role="user", content=turn.message)]
+    if turn.done:
+        state.termination = turn.termination
+    _save(state)
+    typer.echo(f"user: {turn.message}")
+    if turn.done:
+        typer.echo(f"(conversation ended: {turn.termination})")
+
+
+async def _say(state: EpisodeState, message: str):
+    client = SimulatorClient(state.simulator)
+    try:
+        return await client.respond(state.session_id, message)
+    except SimulatorCallError as exc:
+        raise _fail(str(exc)) from None
+    finally:
+        await client.close()
+
+
+@episode_app.command("score")
+def score(
+    episode: Annotated[str, typer.Argument(help="Episode id from `taue episode new`.")],
+    force: Annotated[
+        bool, typer.Option(help="Score a conversation the user has not ended (as max_turns).")
+    ] = False,
+) -> None:
+    """Score the episode from the server's observations; prints the reward breakdown as JSON."""
+    state = _load(episode)
+    if state.termination is None and not force:
+        raise _fail("the user has not ended the conversation; keep talking, or pass --force")
+    breakdown = asyncio.run(_score(state, state.termination or "max_turns"))
+    typer.echo(breakdown.model_dump_json(indent=2))
+
+
+async def _score(state: EpisodeState, termination: str):
+    async with httpx2.AsyncClient(timeout=30) as http:
+        control = ControlClient(state.control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
+        try:
+            status = await control.status(state.episode_id)
+            final_hash = await control.state_hash(state.episode_id)
+            tool_log = await control.tool_log(state.episode_id)
+        except (InfraError, ValueError) as exc:
+            raise _fail(str(exc)) from None
+    if status["ended"] and termination == "max_turns":
+        termination = "agent_transfer"
+    client = ScorerClient(state.scorer)
+    try:
+        return await client.score(
+            ScoreRequest(
+                domain=state.domain,
+                task_id=state.task_id,
+                final_hash=final_hash,
+                transcript=state.transcript,
+                tool_log=tool_log,
+                termination=termination,
+            )
+        )
+    except ScorerCallError as exc:
+        raise _fail(str(exc)) from None
+    finally:
+        await client.close()
