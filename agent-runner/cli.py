@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib
 import json
 import os
@@ -324,7 +323,7 @@ def serve_simulator(
     """Serve the user simulator over gRPC (taue.v1.Simulator, health, reflection)."""
     from simulator.service import build_server
 
-    _serve_grpc(build_server(host, port), "simulator")
+    _serve_grpc(build_server, host, port, "simulator")
 
 
 @serve_app.command("scorer")
@@ -335,12 +334,16 @@ def serve_scorer(
     """Serve the scorer over gRPC (taue.v1.Scorer, health, reflection); it owns the tasks."""
     from scorer.service import build_server
 
-    _serve_grpc(build_server(host, port), "scorer")
+    _serve_grpc(build_server, host, port, "scorer")
 
 
-def _serve_grpc(server, name: str) -> None:
-    console.print(f"{name}: gRPC on {server.address} (SIGTERM stops it cleanly)")
-    asyncio.run(server.serve_until_signalled())
+def _serve_grpc(build, host: str, port: int, name: str) -> None:
+    async def serve() -> None:
+        server = build(host, port)  # grpc.aio servers belong to the loop they are created in
+        console.print(f"{name}: gRPC on {server.address} (SIGTERM stops it cleanly)")
+        await server.serve_until_signalled()
+
+    asyncio.run(serve())
 
 
 @serve_app.command("env")
@@ -368,8 +371,7 @@ def serve_env(
         admin_token=os.environ.get("TAUE_ADMIN_TOKEN"),
     )
     console.print(f"{domain}: MCP {server.mcp_url}/episodes/<id>/mcp, control {server.control_url}")
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(server.serve_forever())
+    asyncio.run(server.serve_until_signalled())
 
 
 def _register_command_modules() -> None:

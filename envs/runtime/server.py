@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import socket
 from dataclasses import dataclass, field
 
@@ -85,6 +86,12 @@ class DomainServer:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self.registry.close()
 
-    async def serve_forever(self) -> None:
+    async def serve_until_signalled(self) -> None:
+        """Serve until SIGTERM or SIGINT, then finish in-flight requests and stop cleanly."""
         await self.start()
-        await asyncio.gather(*self._tasks)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        await self.stop()
