@@ -59,9 +59,14 @@ class OracleAgent:
 async def replay_over_mcp(context: EpisodeContext, actions: list[Action]) -> None:
     """Call each action on the episode's MCP endpoint, in order; a failing gold action is an agent error."""
     server = context.mcp_servers[0]
+    failure = None
     async with episode_session(server.url, server.headers, context.transport) as client:
         for action in actions:
             result = await client.call_tool(action.name, dict(action.arguments))
             if result.is_error:
                 text = "".join(getattr(block, "text", "") for block in result.content)
-                raise AgentError(f"ground-truth action {action.name} failed: {text}")
+                failure = f"ground-truth action {action.name} failed: {text}"
+                break
+    # Raised outside the session: inside it, the SDK's task group would wrap it in an ExceptionGroup.
+    if failure is not None:
+        raise AgentError(failure)
