@@ -1,0 +1,162 @@
+"""Serving any in-process agent over agent protocol v1, so it becomes a black box to the runner.
+
+`taue agent serve` uses it for the built-in model agent; tests use it for reference agents. Each
+`POST /v1/episodes` makes a fresh agent from the factory; its turns run one at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Self
+
+import uvicorn
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.types import ASGIApp
+
+from agent_runner.agent_protocol import (
+    EPISODES_PATH,
+    HEALTH_PATH,
+    PROTOCOL_VERSION,
+    StartEpisode,
+    TurnReply,
+    TurnRequest,
+    Usage,
+)
+from agent_runner.agents.base import Agent, AgentError, EpisodeContext, McpServerInfo
+from envs.runtime.server import bind_socket
+
+AgentFactory = Callable[[], Agent]
+
+
+@dataclass
+class LiveEpisode:
+    agent: Agent
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def build_agent_app(factory: AgentFactory, title: str = "taue agent") -> FastAPI:
+    """A FastAPI app serving protocol v1 for agents made by `factory`."""
+    episodes: dict[str, LiveEpisode] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        for live in episodes.values():
+            with contextlib.suppress(Exception):
+                await live.agent.close()
+        episodes.clear()
+
+    app = FastAPI(title=title, version=PROTOCOL_VERSION, lifespan=lifespan)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        where = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:3])
+        return _error(422, f"invalid request: {where}")
+
+    @app.get(HEALTH_PATH)
+    async def healthz() -> dict[str, object]:
+        return {"status": "ok", "protocol": PROTOCOL_VERSION, "episodes": len(episodes)}
+
+    @app.post(EPISODES_PATH, status_code=201, response_model=None)
+    async def start_episode(body: StartEpisode) -> dict[str, str] | JSONResponse:
+        if body.episode_id in episodes:
+            return _error(409, f"episode {body.episode_id} already exists")
+        agent = factory()
+        context = EpisodeContext(
+            episode_id=body.episode_id,
+            domain=body.domain,
+            mcp_servers=[McpServerInfo.model_validate(s.model_dump()) for s in body.mcp_servers],
+            policy=body.policy,
+        )
+        try:
+            await agent.start(context)
+        except Exception as exc:
+            await agent.close()
+            return _error(500, f"the agent could not start: {type(exc).__name__}: {exc}")
+        episodes[body.episode_id] = LiveEpisode(agent)
+        return {"episode_id": body.episode_id}
+
+    @app.post(f"{EPISODES_PATH}/{{episode_id}}/turns", response_model=None)
+    async def turn(episode_id: str, body: TurnRequest) -> TurnReply | JSONResponse:
+        live = episodes.get(episode_id)
+        if live is None:
+            return _error(404, f"unknown episode {episode_id}")
+        async with live.lock:
+            try:
+                message = await live.agent.respond(body.user_message)
+            except AgentError as exc:
+                return _error(500, str(exc))
+            except Exception as exc:
+                return _error(500, f"{type(exc).__name__}: {exc}")
+        usage = getattr(live.agent, "usage", None)
+        return TurnReply(message=message, usage=Usage.model_validate(usage) if usage else None)
+
+    @app.delete(f"{EPISODES_PATH}/{{episode_id}}", status_code=204, response_model=None)
+    async def end_episode(episode_id: str) -> Response:
+        live = episodes.pop(episode_id, None)
+        if live is None:
+            return _error(404, f"unknown episode {episode_id}")
+        await live.agent.close()
+        return Response(status_code=204)
+
+    return app
+
+
+class AppServer:
+    """Runs an ASGI app under uvicorn inside the current event loop, on `host:port` (0: a free port)."""
+
+    def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.app = app
+        self._socket = bind_socket(host, port)
+        self.host = host
+        self.port = self._socket.getsockname()[1]
+        self._server: uvicorn.Server | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    async def start(self) -> str:
+        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="on")
+        self._server = uvicorn.Server(config)
+        self._server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+        self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]))
+        while not self._server.started:
+            if self._task.done():
+                await self._task  # surface the start-up error
+            await asyncio.sleep(0.01)
+        return self.url
+
+    async def stop(self) -> None:
+        if self._server is not None and self._task is not None:
+            self._server.should_exit = True
+            await self._task
+
+    async def wait(self) -> None:
+        """Until the server stops (after `start`)."""
+        assert self._task is not None, "start the server first"
+        await self._task
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+
+class AgentServer(AppServer):
+    """Serves agents made by `factory` over protocol v1."""
+
+    def __init__(self, factory: AgentFactory, host: str = "127.0.0.1", port: int = 0) -> None:
+        super().__init__(build_agent_app(factory), host, port)

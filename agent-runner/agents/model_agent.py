@@ -1,0 +1,196 @@
+"""The built-in model agent: a reference tool-calling agent over any OpenAI-compatible endpoint.
+
+System prompt = the domain policy; tools = the episode's MCP `list_tools`, converted once per episode
+to OpenAI function schemas. Each turn it asks the model, runs every requested tool call over MCP in
+order, feeds the results back, and repeats until the model writes text for the user. More than
+`max_tool_calls_per_turn` calls in one turn ends the episode as `agent_error`.
+
+API key: `TAUE_AGENT_API_KEY`, else `OPENAI_API_KEY`, else a placeholder (local servers ignore it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import AsyncExitStack
+from typing import Any
+
+import mcp.types
+import openai
+from mcp import Client
+
+from agent_runner.agents import AgentOptions
+from agent_runner.agents.base import AgentError, EpisodeContext, McpServerInfo
+from agent_runner.mcp_session import episode_session
+
+PLACEHOLDER_KEY = "not-needed"
+MODEL_RETRIES = 2
+
+
+def api_key() -> str:
+    return os.environ.get("TAUE_AGENT_API_KEY") or os.environ.get("OPENAI_API_KEY") or PLACEHOLDER_KEY
+
+
+def function_schemas(tools: list[mcp.types.Tool]) -> list[dict[str, Any]]:
+    """MCP tools as OpenAI `tools=[{"type": "function", ...}]` entries (the input schema unchanged)."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": tool.name,
+                "description": tool.description or "",
+                "parameters": tool.input_schema,
+            },
+        }
+        for tool in tools
+    ]
+
+
+def result_text(result: mcp.types.CallToolResult) -> str:
+    """What the model reads back from a tool call; errors are marked so the model can recover."""
+    text = "\n".join(block.text for block in result.content if isinstance(block, mcp.types.TextContent))
+    if not text and result.structured_content is not None:
+        text = json.dumps(result.structured_content, sort_keys=True)
+    return f"Error: {text}" if result.is_error else text
+
+
+async def list_all_tools(client: Client) -> list[mcp.types.Tool]:
+    tools: list[mcp.types.Tool] = []
+    cursor: str | None = None
+    while True:
+        page = await client.list_tools(cursor=cursor)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            return tools
+
+
+class ModelAgent:
+    """One episode of the built-in agent. `usage` holds tokens, calls and (if priced) cost."""
+
+    def __init__(self, spec: str, options: AgentOptions) -> None:
+        if not options.model or not options.base_url:
+            raise ValueError("the model agent needs a model name and an OpenAI-compatible base URL")
+        self.options = options
+        self.model = options.model
+        self.client = openai.AsyncOpenAI(
+            base_url=options.base_url,
+            api_key=api_key(),
+            max_retries=MODEL_RETRIES,
+            timeout=options.turn_timeout,
+        )
+        self.messages: list[dict[str, Any]] = []
+        self.tools: list[dict[str, Any]] = []
+        self.server: McpServerInfo | None = None
+        self.context: EpisodeContext | None = None
+        self.usage: dict[str, Any] = {
+            "prompt_tokens": 0,
+            "completion_tokens": 0,
+            "model_calls": 0,
+            "tool_calls": 0,
+        }
+
+    async def start(self, context: EpisodeContext) -> None:
+        if not context.mcp_servers:
+            raise AgentError("the episode offers no MCP server")
+        self.context, self.server = context, context.mcp_servers[0]
+        async with self._session() as client:
+            self.tools = function_schemas(await list_all_tools(client))
+        self.messages = [{"role": "system", "content": context.policy}]
+
+    async def respond(self, user_message: str) -> str:
+        self.messages.append({"role": "user", "content": user_message})
+        async with AsyncExitStack() as stack:
+            outcome = await self._turn(stack)
+        # Raised only once the MCP session is closed: inside it, anyio would wrap it in an ExceptionGroup.
+        if isinstance(outcome, AgentError):
+            raise outcome
+        return outcome
+
+    async def _turn(self, stack: AsyncExitStack) -> str | AgentError:
+        """Model calls and tool calls until the model writes to the user; the MCP session opens lazily."""
+        client: Client | None = None
+        calls_this_turn = 0
+        while True:
+            try:
+                message = await self._complete()
+            except AgentError as exc:
+                return exc
+            if not message.tool_calls:
+                text = message.content or ""
+                if not text.strip():
+                    return AgentError("the model answered with neither text nor tool calls")
+                self.messages.append({"role": "assistant", "content": text})
+                return text
+            calls_this_turn += len(message.tool_calls)
+            if calls_this_turn > self.options.max_tool_calls_per_turn:
+                cap = self.options.max_tool_calls_per_turn
+                return AgentError(f"the model asked for more than {cap} tool calls in one turn")
+            self.messages.append(_assistant_tool_message(message))
+            if client is None:
+                client = await stack.enter_async_context(self._session())
+            for call in message.tool_calls:
+                output = await self._call_tool(client, call.function.name, call.function.arguments)
+                self.messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
+
+    async def close(self) -> None:
+        await self.client.close()
+
+    def _session(self):
+        assert self.server is not None and self.context is not None
+        return episode_session(self.server.url, self.server.headers, self.context.transport)
+
+    async def _complete(self) -> Any:
+        extra: dict[str, Any] = {"tools": self.tools} if self.tools else {}
+        if self.options.seed is not None:
+            extra["seed"] = self.options.seed
+        try:
+            response = await self.client.chat.completions.create(
+                model=self.model, messages=self.messages, temperature=self.options.temperature, **extra
+            )
+        except openai.APIError as exc:
+            raise AgentError(f"model endpoint {self.options.base_url}: {type(exc).__name__}: {exc}") from exc
+        self._count(response.usage)
+        if not response.choices:
+            raise AgentError("the model endpoint returned no choices")
+        return response.choices[0].message
+
+    async def _call_tool(self, client: Client, name: str, arguments: str) -> str:
+        self.usage["tool_calls"] += 1
+        try:
+            parsed = json.loads(arguments or "{}")
+        except json.JSONDecodeError as exc:
+            return f"Error: the arguments of {name} are not valid JSON ({exc.msg})"
+        if not isinstance(parsed, dict):
+            return f"Error: the arguments of {name} must be a JSON object"
+        return result_text(await client.call_tool(name, parsed))
+
+    def _count(self, usage: Any) -> None:
+        self.usage["model_calls"] += 1
+        if usage is None:
+            return
+        self.usage["prompt_tokens"] += usage.prompt_tokens or 0
+        self.usage["completion_tokens"] += usage.completion_tokens or 0
+        price = (self.options.price_table or {}).get(self.model)
+        if price is not None:
+            cost = (
+                self.usage["prompt_tokens"] * price.get("input", 0.0)
+                + self.usage["completion_tokens"] * price.get("output", 0.0)
+            ) / 1_000_000
+            self.usage["cost_usd"] = round(cost, 8)
+
+
+def _assistant_tool_message(message: Any) -> dict[str, Any]:
+    # llama.cpp's chat template (and some others) reject a tool-call message without "content".
+    return {
+        "role": "assistant",
+        "content": message.content or "",
+        "tool_calls": [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.function.name, "arguments": call.function.arguments},
+            }
+            for call in message.tool_calls
+        ],
+    }

@@ -1,0 +1,137 @@
+"""`taue agent ...`: check an agent against protocol v1, or serve the built-in model agent over it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+agent_app = typer.Typer(
+    help="Black-box agents over agent protocol v1 (docs/agent-protocol.md).", no_args_is_help=True
+)
+console = Console(stderr=True, soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(agent_app, name="agent")
+
+
+def _fail(message: str) -> typer.Exit:
+    console.print(f"[red]error:[/red] {message}")
+    return typer.Exit(2)
+
+
+@agent_app.command("check")
+def check(
+    url: Annotated[str, typer.Argument(help="The agent's base URL, e.g. http://127.0.0.1:8080.")],
+    turn_timeout: Annotated[
+        float, typer.Option(min=0.1, help="Seconds a turn may take; slower replies are violations.")
+    ] = 30.0,
+    max_turns: Annotated[int, typer.Option(min=1, max=50, help="User turns to play at most.")] = 4,
+    task_id: Annotated[
+        str | None, typer.Option(help="Airline task to play (default: the shortest neutral task).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Run one short airline episode against the agent and list every protocol violation.
+
+    Exit 0 when the agent conforms, 1 when any violation is found, 2 on bad arguments.
+    """
+    from agent_runner.conformance import check_agent
+
+    if not url.startswith(("http://", "https://")):
+        raise _fail(f"URL must start with http:// or https://, got {url!r}")
+    try:
+        report = asyncio.run(check_agent(url, turn_timeout, max_turns, task_id))
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(report.model_dump() | {"ok": report.ok}, indent=2))
+    else:
+        for result in report.results:
+            mark = "[green]ok  [/green]" if result.ok else "[red]FAIL[/red]"
+            console.print(f"{mark} {result.detail}", markup=True, highlight=False)
+        console.print(
+            f"episode: task {report.task_id}, {_count(report.turns, 'turn')}, "
+            f"{_count(report.tool_calls, 'MCP tool call')}, ended by {report.ended_by}"
+        )
+        verdict = (
+            "[green]conforms to agent protocol v1[/green]"
+            if report.ok
+            else f"[red]{_count(len(report.violations), 'protocol violation')}[/red]"
+        )
+        console.print(verdict)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _price_table(path: Path | None) -> dict[str, dict[str, float]] | None:
+    if path is None:
+        return None
+    try:
+        table = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise _fail(f"cannot read the price table {path}: {exc}") from None
+    valid = isinstance(table, dict) and all(
+        isinstance(p, dict) and all(isinstance(v, int | float) for v in p.values()) for p in table.values()
+    )
+    if not valid:
+        raise _fail(f'{path}: expected {{"MODEL": {{"input": $/1M tokens, "output": $/1M tokens}}}}')
+    return table
+
+
+@agent_app.command("serve")
+def serve(
+    model: Annotated[str, typer.Option(help="Model name sent to the endpoint.")],
+    base_url: Annotated[
+        str, typer.Option(help="OpenAI-compatible endpoint (key: TAUE_AGENT_API_KEY or OPENAI_API_KEY).")
+    ],
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")] = 8080,
+    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    temperature: Annotated[float, typer.Option(min=0.0, max=2.0, help="Sampling temperature.")] = 0.0,
+    seed: Annotated[int | None, typer.Option(help="Seed passed to the endpoint.")] = 0,
+    max_tool_calls_per_turn: Annotated[int, typer.Option(min=1, help="Tool calls allowed per turn.")] = 30,
+    turn_timeout: Annotated[
+        float, typer.Option(min=0.1, help="Timeout of one model request, seconds.")
+    ] = 120.0,
+    price_table: Annotated[
+        Path | None, typer.Option(help='JSON {"MODEL": {"input": $/1M tokens, "output": $/1M tokens}}.')
+    ] = None,
+) -> None:
+    """Serve the built-in model agent over agent protocol v1 (then: taue run --agent http://HOST:PORT)."""
+    from agent_runner.agent_server import AgentServer
+    from agent_runner.agents import AgentOptions
+    from agent_runner.agents.model_agent import ModelAgent
+
+    if not base_url.startswith(("http://", "https://")):
+        raise _fail(f"--base-url must start with http:// or https://, got {base_url!r}")
+    options = AgentOptions(
+        model=model,
+        base_url=base_url,
+        temperature=temperature,
+        seed=seed,
+        max_tool_calls_per_turn=max_tool_calls_per_turn,
+        turn_timeout=turn_timeout,
+        price_table=_price_table(price_table),
+    )
+    try:
+        server = AgentServer(lambda: ModelAgent("model", options), host=host, port=port)
+    except OSError as exc:
+        raise _fail(f"cannot listen on {host}:{port}: {exc}") from None
+
+    async def main() -> None:
+        await server.start()
+        console.print(f"model agent ({model} at {base_url}) serving agent protocol v1 on {server.url}")
+        await server.wait()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())

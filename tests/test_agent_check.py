@@ -1,0 +1,194 @@
+"""`taue agent check`: passes reference agents, fails deliberately broken ones with precise messages."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel
+from typer.testing import CliRunner
+
+from agent_runner.agent_server import AgentServer, AppServer
+from agent_runner.agents import AgentOptions
+from agent_runner.agents.model_agent import ModelAgent
+from agent_runner.cli import app
+from agent_runner.conformance import CheckReport, check_agent
+from tests.openai_double import OpenAIDouble
+from tests.test_http_agent import unreachable_url
+
+UNKNOWN = "taue-check-never-started"
+EPISODE = r"[A-Za-z0-9_-]+"
+
+
+def failures(report: CheckReport) -> list[str]:
+    return [v.detail for v in report.violations]
+
+
+def assert_matches(details: list[str], patterns: list[str]) -> None:
+    assert len(details) == len(patterns), details
+    for detail, pattern in zip(details, patterns, strict=True):
+        assert re.fullmatch(pattern, detail), (pattern, detail)
+
+
+async def test_the_model_agent_served_over_protocol_v1_conforms() -> None:
+    replies = [
+        {"tool_calls": [{"name": "get_user_details", "arguments": {"user_id": "mia_li_3668"}}]},
+        {"content": "Thanks, I found your profile. What can I do for you?"},
+    ]
+    async with OpenAIDouble(replies) as double:
+        options = AgentOptions(model="m", base_url=double.base_url)
+        async with AgentServer(lambda: ModelAgent("model", options)) as server:
+            report = await check_agent(server.url, turn_timeout=20, max_turns=3)
+    assert report.ok, failures(report)
+    assert report.turns == 3 and report.ended_by == "turn_limit" and report.tool_calls >= 1
+    checks = [r.check for r in report.results]
+    assert checks == [
+        "healthz",
+        "rejects a malformed start",
+        "unknown episode turn",
+        "unknown episode delete",
+        "start episode",
+        "turn 0",
+        "turn 1",
+        "turn 2",
+        "end episode",
+        "deleted episode turn",
+    ]
+
+
+class Turn(BaseModel):
+    user_message: str
+    turn_index: int
+
+
+def sloppy_agent() -> FastAPI:
+    """No /healthz, no DELETE, accepts any start and any episode id; its turn replies are fine."""
+    app = FastAPI()
+
+    @app.post("/v1/episodes")
+    async def start(request: Request) -> dict[str, bool]:
+        return {"ok": True}
+
+    @app.post("/v1/episodes/{episode_id}/turns")
+    async def turn(episode_id: str, body: Turn) -> dict[str, str]:
+        return {"message": "Could you give me your user id?"}
+
+    return app
+
+
+async def test_a_sloppy_agent_fails_with_every_violation_named() -> None:
+    async with AppServer(sloppy_agent()) as server:
+        report = await check_agent(server.url, turn_timeout=10, max_turns=2)
+    assert not report.ok and report.turns == 2
+    assert_matches(
+        failures(report),
+        [
+            r"GET /healthz answered HTTP 404: the route is missing \(expected 200\)",
+            r"POST /v1/episodes with a body missing domain/mcp_servers/policy answered HTTP 200 "
+            r"\(expected 400 or 422\); body: '\{\"ok\":true\}'",
+            rf"POST /v1/episodes/{UNKNOWN}/turns \(an episode never started\) answered HTTP 200 "
+            r"\(expected 404\); body: .*",
+            # (DELETE of an unknown episode answers 404 by accident: no route matches at all.)
+            rf"DELETE /v1/episodes/{EPISODE} answered HTTP 404: the route is missing "
+            r"\(expected 200 or 204\); body: '\{\"detail\":\"Not Found\"\}'",
+        ],
+    )
+
+
+class Start(BaseModel):
+    episode_id: str
+    domain: str
+    mcp_servers: list[dict[str, Any]]
+    policy: str
+
+
+def turn_breaking_agent(mode: str) -> FastAPI:
+    """Right everywhere except in its turn replies."""
+    app = FastAPI()
+    episodes: set[str] = set()
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.post("/v1/episodes", status_code=201)
+    async def start(body: Start) -> dict[str, str]:
+        episodes.add(body.episode_id)
+        return {"episode_id": body.episode_id}
+
+    @app.post("/v1/episodes/{episode_id}/turns", response_model=None)
+    async def turn(episode_id: str, body: Turn) -> Any:
+        if episode_id not in episodes:
+            return JSONResponse({"error": "unknown episode"}, status_code=404)
+        if mode == "not_json":
+            return PlainTextResponse("<html>hello</html>")
+        if mode == "wrong_schema":
+            return {"reply": "hello"}
+        if mode == "empty_message":
+            return {"message": ""}
+        if mode == "server_error":
+            return JSONResponse({"error": "model crashed"}, status_code=500)
+        await asyncio.sleep(1.5)  # slow
+        return {"message": "hello"}
+
+    @app.delete("/v1/episodes/{episode_id}", status_code=204, response_model=None)
+    async def delete(episode_id: str) -> Response:
+        if episode_id not in episodes:
+            return JSONResponse({"error": "unknown episode"}, status_code=404)
+        episodes.discard(episode_id)
+        return Response(status_code=204)
+
+    return app
+
+
+TURN_FAILURES = {
+    "not_json": r"the reply is not JSON; body: '<html>hello</html>'",
+    "wrong_schema": r"the reply does not match TurnReply \(message: Field required\)",
+    "empty_message": r"the reply does not match TurnReply "
+    r"\(message: String should have at least 1 character\)",
+    "server_error": r"answered HTTP 500 \(expected 200\); body: '\{\"error\":\"model crashed\"\}'",
+    "slow": r"slow reply: no answer within 0\.5 s \(the turn timeout\)",
+}
+
+
+async def test_bad_turn_replies_are_reported_precisely() -> None:
+    for mode, reason in TURN_FAILURES.items():
+        async with AppServer(turn_breaking_agent(mode)) as server:
+            report = await check_agent(server.url, turn_timeout=0.5, max_turns=3)
+        sep = ": " if not reason.startswith("answered") else " "
+        assert_matches(failures(report), [rf"turn 0: POST /v1/episodes/{EPISODE}/turns{sep}{reason}"])
+        assert report.turns == 1 and report.ended_by == "protocol_violation", mode
+        assert [r.check for r in report.results][-2:] == ["end episode", "deleted episode turn"]
+
+
+async def test_an_unreachable_agent_is_one_violation() -> None:
+    url = unreachable_url()
+    report = await check_agent(url, turn_timeout=2)
+    assert_matches(failures(report), [rf"GET /healthz: cannot connect to {url} \(ConnectError.*\)"])
+
+
+async def taue(*args: str) -> tuple[int, str]:
+    """The real CLI, in a thread: it runs its own event loop while the agents serve from this one."""
+    result = await asyncio.to_thread(CliRunner().invoke, app, list(args), env={"COLUMNS": "300"})
+    return result.exit_code, result.output
+
+
+async def test_the_cli_exit_codes_and_plain_words() -> None:
+    async with AppServer(sloppy_agent()) as server:
+        code, output = await taue("agent", "check", server.url, "--max-turns", "1", "--turn-timeout", "10")
+    assert code == 1, output
+    assert "FAIL GET /healthz answered HTTP 404: the route is missing (expected 200)" in output
+    assert "4 protocol violations" in output and "ok   POST /v1/episodes answered 200" in output
+
+    async with OpenAIDouble([{"content": "Hello, how can I help?"}]) as double:
+        options = AgentOptions(model="m", base_url=double.base_url)
+        async with AgentServer(lambda: ModelAgent("model", options)) as server:
+            code, output = await taue("agent", "check", server.url, "--max-turns", "1", "--json")
+    assert code == 0, output
+    assert '"ok": true' in output and '"violations"' not in output
+
+    code, output = await taue("agent", "check", "localhost:8080")
+    assert code == 2 and "URL must start with http:// or https://" in output
