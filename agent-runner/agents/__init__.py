@@ -72,6 +72,16 @@ def validate_agent_spec(spec: str, options: AgentOptions | None = None) -> None:
         raise ValueError(
             "--agent model needs --model NAME and --base-url URL (an OpenAI-compatible endpoint)"
         )
+    if kind in ADAPTERS:
+        module_name, _ = ADAPTERS[kind]
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            extra = {"a2a": "a2a"}.get(kind, "")
+            hint = f'; install it with pip install -e ".[{extra}]"' if extra else ""
+            raise ValueError(f"the {kind} agent adapter cannot load ({exc}){hint}") from None
+        if kind == "a2a":
+            module.agent_base_url(spec)  # raises ValueError for a malformed a2a:// address
 
 
 __all__ = ["Agent", "AgentError", "AgentOptions", "EpisodeContext", "make_agent", "validate_agent_spec"]

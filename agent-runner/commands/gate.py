@@ -1,0 +1,56 @@
+"""`taue gate`: fail CI when a run is worse than a baseline run beyond noise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from agent_runner.gate import GateError, Metric, gate, render
+
+console = Console(stderr=True, soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("gate")(gate_command)
+
+
+def gate_command(
+    run_dir: Annotated[Path, typer.Argument(help="The run under test (a `taue run` output directory).")],
+    baseline: Annotated[Path, typer.Option(help="The baseline run directory to compare against.")],
+    metric: Annotated[Metric, typer.Option(help="Per-task metric compared.")] = Metric.avg_at_k,
+    k: Annotated[
+        int | None, typer.Option(help="k of pass_hat_k (default: the fewest trials of any paired task).")
+    ] = None,
+    max_drop: Annotated[
+        float, typer.Option(min=0.0, help="Largest tolerated drop (baseline - run), beyond the noise band.")
+    ] = 0.02,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap resampling.")] = 0,
+    resamples: Annotated[int, typer.Option(min=1, help="Bootstrap resamples of the tasks.")] = 2000,
+    confidence: Annotated[
+        float, typer.Option(help="Level of the confidence interval and of the noise band.")
+    ] = 0.95,
+    allow_mismatch: Annotated[
+        bool,
+        typer.Option(help="Compare even if the runs differ in user, user model, condition or limits."),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+) -> None:
+    """Compare RUN_DIR with --baseline paired per task; exit 1 when the drop exceeds --max-drop beyond noise.
+
+    Prints the drop (baseline - run) with a bootstrap confidence interval over tasks and the
+    run-to-run noise band; exit 0 when it passes, 2 on bad input. See docs/ci-gating.md.
+    """
+    try:
+        result = gate(run_dir, baseline, metric, max_drop, k, seed, resamples, confidence, allow_mismatch)
+    except GateError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(result.model_dump_json(indent=2))
+    else:
+        typer.echo(render(result))
+    if result.failed:
+        raise typer.Exit(1)
