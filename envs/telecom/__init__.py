@@ -1,0 +1,21 @@
+"""The telecom domain: customers, service plans, devices, bills and support tickets (τ-Emotion-Bench tools).
+
+No tool ends the conversation: the published environment declares `transfer_to_human_support` as
+terminating but never registers it, and neither do we (docs/compatibility.md).
+"""
+
+from pathlib import Path
+
+from envs.runtime.domain import Domain
+from envs.telecom.generate import generate
+from envs.telecom.models import TABLES
+from envs.telecom.tools import TOOLS
+
+DOMAIN = Domain(
+    name="telecom",
+    folder=Path(__file__).parent,
+    tables=TABLES,
+    tools=TOOLS,
+    generate=generate,
+    clock="2025-09-18T10:00:00",
+)
