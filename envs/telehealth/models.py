@@ -1,0 +1,445 @@
+"""Telehealth tables in the published τ-Emotion-Bench layout, one SQLModel table per published file.
+
+Column names are the published field names. Nested values, and every number whose int/float type
+matters, are JSON text columns, so list order and `25` vs `25.0` survive exactly. Each model has
+`to_record()` (the published record; absent optional fields are omitted) and
+`from_record(key, record)` (the inverse; `key` is the published dict key, or the array index).
+
+Published shape -> our rows (the primary key of each table in brackets):
+
+- `patients`, `providers`, `appointments`, `medical_records`, `regimen_plans`: JSON objects keyed
+  by id -> one row per record [the id, also a field of the record].
+- `medication_suppliers`: object medication -> array of offers -> one row per medication
+  [`medication`, the map key]; the offers array is one JSON column, order kept.
+- `drug_interactions`: object medication -> medication -> details -> one row per outer key
+  [`medication`, the map key]; the inner object is one JSON column.
+- `telemetry_inventory`, `telemetry_uploads`: JSON arrays -> one row per element [`position`, the
+  array index], so the published order is the primary-key order.
+
+Object keys come back in primary-key order and JSON columns are stored with sorted keys; `to_record`
+restores a reading order for known keys. Key order never changes the state (the published hash and
+our canonical state sort keys). `rows_from_tables` / `tables_from_rows` convert a whole published
+database (`{file stem: parsed JSON}`) to rows and back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlmodel import Field, SQLModel
+
+from envs.runtime.database import JSONText, table_base
+
+TelehealthTable = table_base("telehealth")
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_KEY_ORDER = (
+    "first_name",
+    "last_name",
+    "title",
+    "name",
+    "date_of_birth",
+    "gender",
+    "phone",
+    "email",
+    "address1",
+    "address2",
+    "city",
+    "state",
+    "zip",
+    "primary",
+    "provider",
+    "policy_number",
+    "group_number",
+    "copay_primary",
+    "copay_specialist",
+    "conditions",
+    "allergies",
+    "medications",
+    "surgeries",
+    "procedure",
+    "surgeon",
+    "relationship",
+    *WEEKDAYS,
+    "medication",
+    "company",
+    "country",
+    "dosage",
+    "frequency",
+    "quantity",
+    "duration",
+    "refills",
+    "pharmacy",
+    "brand",
+    "brand_name",
+    "price_usd",
+    "currency",
+    "unit_cost_usd",
+    "supplier",
+    "focus",
+    "components",
+    "daily_dose",
+    "monthly_units",
+    "unit_type",
+    "preferred_brand",
+    "pill_burden",
+    "tablets_per_day",
+    "devices_per_month",
+    "notes",
+    "synergy_notes",
+    "severity",
+    "risk_score",
+    "time_overlap_hours",
+    "action",
+    "skip",
+    "emergency",
+    "blood_pressure",
+    "heart_rate",
+    "temperature",
+    "weight",
+    "height",
+    "date",
+    "note",
+)
+_KEY_RANK = {name: rank for rank, name in enumerate(_KEY_ORDER)}
+
+PATIENT_FIELDS = (
+    "patient_id",
+    "name",
+    "demographics",
+    "address",
+    "insurance",
+    "medical_history",
+    "emergency_contact",
+)
+APPOINTMENT_FIELDS = (
+    "appointment_id",
+    "patient_id",
+    "provider_id",
+    "date",
+    "time",
+    "duration_minutes",
+    "type",
+    "status",
+)
+APPOINTMENT_OPTIONAL = (
+    "copay_amount",
+    "meeting_link",
+    "prescription_issued",
+    "referral_from",
+    "cancellation_reason",
+    "cancellation_date",
+    "payment_method",
+)
+"""Appointment fields that are omitted from the record when None (after `insurance_authorization`)."""
+RECORD_FIELDS = ("record_id", "appointment_id", "patient_id", "provider_id", "date", "type")
+RECORD_OPTIONAL = (
+    "vital_signs",
+    "subjective",
+    "objective",
+    "assessment",
+    "plan",
+    "lab_orders",
+    "recommendations",
+    "prescriptions",
+    "notes",
+    "next_appointment",
+)
+DEVICE_FIELDS = ("device_id", "device_type", "status", "last_audit", "assigned_to", "notes")
+UPLOAD_FIELDS = ("device_id", "date", "usage_hours", "synced_at", "event", "alerts")
+
+
+def readable(value: Any) -> Any:
+    """`value` with the keys of nested objects in a fixed reading order (unknown keys last, sorted)."""
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda key: (_KEY_RANK.get(key, len(_KEY_RANK)), key))
+        return {key: readable(value[key]) for key in keys}
+    if isinstance(value, list):
+        return [readable(item) for item in value]
+    return value
+
+
+def _record(row: SQLModel, always: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The fields in `always` (None kept as null) and the non-None fields in `optional`, in that order."""
+    record = {name: readable(getattr(row, name)) for name in always}
+    for name in optional:
+        value = getattr(row, name)
+        if value is not None:
+            record[name] = readable(value)
+    return record
+
+
+def _fields(model: type[SQLModel], record: dict[str, Any]) -> dict[str, Any]:
+    return {name: record[name] for name in model.model_fields if name in record}
+
+
+class Patient(TelehealthTable, table=True):
+    """A patient profile (`patients` table), keyed by patient id (e.g. `lena_okafor_4821`)."""
+
+    __tablename__ = "patients"
+
+    patient_id: str = Field(primary_key=True)
+    name: dict[str, str] = Field(sa_type=JSONText)
+    demographics: dict[str, str] = Field(sa_type=JSONText)
+    address: dict[str, str] = Field(sa_type=JSONText)
+    insurance: dict[str, Any] = Field(sa_type=JSONText)
+    medical_history: dict[str, Any] = Field(sa_type=JSONText)
+    emergency_contact: dict[str, str] = Field(sa_type=JSONText)
+
+    def to_record(self) -> dict[str, Any]:
+        return _record(self, PATIENT_FIELDS)
+
+    @classmethod
+    def from_record(cls, key: str, record: dict[str, Any]) -> Patient:
+        return cls(**{**_fields(cls, record), "patient_id": key})
+
+
+class Provider(TelehealthTable, table=True):
+    """A clinician (`providers` table): specialty, weekly slot schedule, fee."""
+
+    __tablename__ = "providers"
+
+    provider_id: str = Field(primary_key=True)
+    name: dict[str, str] = Field(sa_type=JSONText)
+    specialty: str
+    license_number: str | None = None
+    credentials: list[str] = Field(sa_type=JSONText)
+    contact: dict[str, str] = Field(sa_type=JSONText)
+    schedule: dict[str, list[str]] = Field(sa_type=JSONText)
+    """Lower-case English weekday -> "HH:MM" slot strings."""
+    consultation_fee: int | float = Field(sa_type=JSONText)
+    languages: list[str] = Field(sa_type=JSONText)
+    years_experience: int | float = Field(sa_type=JSONText)
+
+    def to_record(self) -> dict[str, Any]:
+        record = _record(self, ("provider_id", "name", "specialty"), ("license_number",))
+        record.update(
+            _record(
+                self,
+                ("credentials", "contact", "schedule", "consultation_fee", "languages", "years_experience"),
+            )
+        )
+        return record
+
+    @classmethod
+    def from_record(cls, key: str, record: dict[str, Any]) -> Provider:
+        return cls(**{**_fields(cls, record), "provider_id": key})
+
+
+class Appointment(TelehealthTable, table=True):
+    """A telehealth visit (`appointments` table), keyed `APPT001` or `APPT_tracer_061` style.
+
+    `voucher_id` may be a stored null: it is part of the record whenever `payment_method` is (both
+    are written by `schedule_appointment`), and otherwise only when not None.
+    """
+
+    __tablename__ = "appointments"
+
+    appointment_id: str = Field(primary_key=True)
+    patient_id: str
+    provider_id: str
+    date: str
+    time: str
+    duration_minutes: int | float = Field(sa_type=JSONText)
+    type: str
+    status: str
+    chief_complaint: str | None = None
+    notes: str | None = None
+    insurance_authorization: str | None = None
+    copay_amount: int | float | None = Field(default=None, sa_type=JSONText)
+    meeting_link: str | None = None
+    prescription_issued: dict[str, Any] | None = Field(default=None, sa_type=JSONText)
+    referral_from: str | None = None
+    cancellation_reason: str | None = None
+    cancellation_date: str | None = None
+    payment_method: str | None = None
+    voucher_id: str | None = None
+    insurance_billed: bool | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        record = _record(self, APPOINTMENT_FIELDS, ("chief_complaint", "notes"))
+        # null for self-pay bookings, so always part of the record
+        record["insurance_authorization"] = self.insurance_authorization
+        record.update(_record(self, (), APPOINTMENT_OPTIONAL))
+        if self.payment_method is not None or self.voucher_id is not None:
+            record["voucher_id"] = self.voucher_id
+        if self.insurance_billed is not None:
+            record["insurance_billed"] = self.insurance_billed
+        return record
+
+    @classmethod
+    def from_record(cls, key: str, record: dict[str, Any]) -> Appointment:
+        return cls(**{**_fields(cls, record), "appointment_id": key})
+
+
+class MedicalRecord(TelehealthTable, table=True):
+    """A clinical note (`medical_records` table), keyed `REC001` or `REC_tracer_061` style.
+
+    `appointment_id` may be null and is always part of the record; `prescriptions` and `notes` are
+    absent from some records (None here).
+    """
+
+    __tablename__ = "medical_records"
+
+    record_id: str = Field(primary_key=True)
+    appointment_id: str | None = None
+    patient_id: str
+    provider_id: str
+    date: str
+    type: str
+    vital_signs: dict[str, Any] | None = Field(default=None, sa_type=JSONText)
+    subjective: str | None = None
+    objective: str | None = None
+    assessment: str | None = None
+    plan: str | None = None
+    lab_orders: list[Any] | None = Field(default=None, sa_type=JSONText)
+    recommendations: list[Any] | None = Field(default=None, sa_type=JSONText)
+    prescriptions: list[dict[str, Any]] | None = Field(default=None, sa_type=JSONText)
+    notes: list[dict[str, Any]] | None = Field(default=None, sa_type=JSONText)
+    next_appointment: str | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        return _record(self, RECORD_FIELDS, RECORD_OPTIONAL)
+
+    @classmethod
+    def from_record(cls, key: str, record: dict[str, Any]) -> MedicalRecord:
+        return cls(**{**_fields(cls, record), "record_id": key})
+
+
+class RegimenPlan(TelehealthTable, table=True):
+    """A patient's current medication regimen and optimized alternatives (`regimen_plans` table)."""
+
+    __tablename__ = "regimen_plans"
+
+    patient_id: str = Field(primary_key=True)
+    current_regimen: dict[str, Any] = Field(sa_type=JSONText)
+    optimized_regimens: list[dict[str, Any]] = Field(sa_type=JSONText)
+
+    def to_record(self) -> dict[str, Any]:
+        return _record(self, ("patient_id", "current_regimen", "optimized_regimens"))
+
+    @classmethod
+    def from_record(cls, key: str, record: dict[str, Any]) -> RegimenPlan:
+        return cls(**{**_fields(cls, record), "patient_id": key})
+
+
+class MedicationSupplierList(TelehealthTable, table=True):
+    """The supplier offers for one medication (`medication_suppliers`: medication -> offers array)."""
+
+    __tablename__ = "medication_suppliers"
+
+    medication: str = Field(primary_key=True)
+    offers: list[dict[str, Any]] = Field(sa_type=JSONText)
+    """`{company, country, brand_name, price_usd}` objects, in published order."""
+
+    def to_record(self) -> list[dict[str, Any]]:
+        return readable(self.offers)
+
+    @classmethod
+    def from_record(cls, key: str, record: list[dict[str, Any]]) -> MedicationSupplierList:
+        return cls(medication=key, offers=record)
+
+
+class DrugInteraction(TelehealthTable, table=True):
+    """One medication's documented interactions (`drug_interactions`: medication -> medication -> details)."""
+
+    __tablename__ = "drug_interactions"
+
+    medication: str = Field(primary_key=True)
+    interactions: dict[str, dict[str, Any]] = Field(sa_type=JSONText)
+    """Other medication -> `{severity, risk_score, time_overlap_hours, action, skip, emergency}`."""
+
+    def to_record(self) -> dict[str, dict[str, Any]]:
+        return readable(self.interactions)
+
+    @classmethod
+    def from_record(cls, key: str, record: dict[str, dict[str, Any]]) -> DrugInteraction:
+        return cls(medication=key, interactions=record)
+
+
+class TelemetryDevice(TelehealthTable, table=True):
+    """A remote-monitoring device (`telemetry_inventory`, a published array; `position` = its index)."""
+
+    __tablename__ = "telemetry_inventory"
+
+    position: int = Field(primary_key=True)
+    device_id: str
+    device_type: str
+    status: str
+    last_audit: str
+    assigned_to: str | None = None
+    notes: str
+
+    def to_record(self) -> dict[str, Any]:
+        return _record(self, DEVICE_FIELDS)
+
+    @classmethod
+    def from_record(cls, key: int, record: dict[str, Any]) -> TelemetryDevice:
+        return cls(**{**_fields(cls, record), "position": key})
+
+
+class TelemetryUpload(TelehealthTable, table=True):
+    """One day of device data (`telemetry_uploads`, a published array; `position` = its index)."""
+
+    __tablename__ = "telemetry_uploads"
+
+    position: int = Field(primary_key=True)
+    device_id: str
+    date: str
+    usage_hours: int | float = Field(sa_type=JSONText)
+    synced_at: str | None = None
+    event: str
+    alerts: list[str] = Field(sa_type=JSONText)
+
+    def to_record(self) -> dict[str, Any]:
+        return _record(self, UPLOAD_FIELDS)
+
+    @classmethod
+    def from_record(cls, key: int, record: dict[str, Any]) -> TelemetryUpload:
+        return cls(**{**_fields(cls, record), "position": key})
+
+
+TABLES: tuple[type[SQLModel], ...] = (
+    Appointment,
+    DrugInteraction,
+    MedicalRecord,
+    MedicationSupplierList,
+    Patient,
+    Provider,
+    RegimenPlan,
+    TelemetryDevice,
+    TelemetryUpload,
+)
+MODEL_OF: dict[str, type[SQLModel]] = {model.__tablename__: model for model in TABLES}
+ARRAY_TABLES = frozenset({"telemetry_inventory", "telemetry_uploads"})
+"""Tables published as JSON arrays (keyed here by array index); the others are JSON objects."""
+
+
+def _key(row: SQLModel) -> Any:
+    return next(getattr(row, col.name) for col in type(row).__table__.primary_key.columns)
+
+
+def rows_from_tables(tables: dict[str, Any]) -> list[SQLModel]:
+    """Rows for a published database `{file stem: parsed JSON}` (every file optional)."""
+    rows: list[SQLModel] = []
+    for name, value in tables.items():
+        model = MODEL_OF[name]
+        items = enumerate(value) if name in ARRAY_TABLES else value.items()
+        rows.extend(model.from_record(key, record) for key, record in items)  # type: ignore[attr-defined]
+    return rows
+
+
+def tables_from_rows(rows: Iterable[SQLModel]) -> dict[str, Any]:
+    """The published database (`{file stem: JSON value}`) for rows; every table present."""
+    grouped: dict[str, list[SQLModel]] = {name: [] for name in sorted(MODEL_OF)}
+    for row in rows:
+        grouped[type(row).__tablename__].append(row)
+    tables: dict[str, Any] = {}
+    for name, table_rows in grouped.items():
+        ordered = sorted(table_rows, key=_key)
+        if name in ARRAY_TABLES:
+            tables[name] = [row.to_record() for row in ordered]  # type: ignore[attr-defined]
+        else:
+            tables[name] = {_key(row): row.to_record() for row in ordered}  # type: ignore[attr-defined]
+    return tables
