@@ -25,6 +25,7 @@ from agent_runner.runner import RunConfig, execute_run
 from envs.runtime.registry import domain_names, get_domain
 from envs.runtime.task_checks import task_set_problems
 from envs.runtime.tasks import TaskFileError
+from envs.task_sets.loader import is_task_set
 from scorer.metrics import summarize
 from simulator.taxonomy import BY_ID, CONDITIONS
 
@@ -45,9 +46,12 @@ def _fail(message: str) -> typer.Exit:
 
 def _parse_domains(value: str) -> list[str]:
     names = [name.strip() for name in value.split(",") if name.strip()]
-    unknown = [name for name in names if name not in domain_names()]
+    unknown = [name for name in names if name not in domain_names() and not is_task_set(name)]
     if not names or unknown:
-        raise _fail(f"unknown domain(s) {unknown or value!r}; known: {', '.join(domain_names())}")
+        raise _fail(
+            f"unknown domain(s) {unknown or value!r}; known: {', '.join(domain_names())} "
+            "or a task set imported with `taue import tau-bench`"
+        )
     return names
 
 
@@ -73,7 +77,9 @@ def _parse_env_urls(values: list[str]) -> dict[str, str]:
 @app.command()
 def run(
     domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "airline,retail",
-    agent: Annotated[str, typer.Option(help="Agent under test: oracle or pester.")] = "oracle",
+    agent: Annotated[
+        str, typer.Option(help="Agent under test: oracle, pester, model, http://HOST:PORT, a2a://HOST:PORT.")
+    ] = "oracle",
     user: Annotated[str, typer.Option(help="User simulator backend: scripted or llm.")] = "scripted",
     user_model: Annotated[str | None, typer.Option(help="Model of the llm user backend.")] = None,
     user_base_url: Annotated[
@@ -123,9 +129,12 @@ def run(
         int, typer.Option(min=1, max=64, help="Worker processes (each with its own embedded servers).")
     ] = 1,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    task_set: Annotated[
+        list[str] | None, typer.Option("--task-set", help="Imported task set to run (repeatable).")
+    ] = None,
 ) -> None:
     """Run the benchmark; rerunning the same command completes only the missing episodes."""
-    names = _parse_domains(domains)
+    names = _parse_domains(",".join(task_set) if task_set else domains)
     try:
         validate_agent_spec(agent, AgentOptions(model=model, base_url=base_url))
     except ValueError as exc:
@@ -235,8 +244,10 @@ def _print_summary(metrics: dict) -> None:
 def tasks_list(
     domain: Annotated[str | None, typer.Option(help="Only this domain.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    task_set: Annotated[str | None, typer.Option(help="Only this imported task set.")] = None,
 ) -> None:
     """Each task's id, domain, emotion condition (null for a neutral twin), twin and gold action count."""
+    domain = task_set or domain
     names = _parse_domains(domain) if domain else list(domain_names())
     rows = []
     for name in names:
@@ -270,8 +281,12 @@ def _load_tasks(name: str):
 
 
 @tasks_app.command("validate")
-def tasks_validate(domain: Annotated[str | None, typer.Option(help="Only this domain.")] = None) -> None:
+def tasks_validate(
+    domain: Annotated[str | None, typer.Option(help="Only this domain.")] = None,
+    task_set: Annotated[str | None, typer.Option(help="Only this imported task set.")] = None,
+) -> None:
     """Check schema, twins, and that every ground-truth action replays without error."""
+    domain = task_set or domain
     names = _parse_domains(domain) if domain else list(domain_names())
     bad = 0
     for name in names:

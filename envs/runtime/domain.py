@@ -46,6 +46,12 @@ class Domain:
     clock: str = "2024-05-15T15:00:00"
     """The simulated "now" tools use for time-dependent values."""
     seed: int = 0
+    base: str = ""
+    """The domain whose tools and tables these are (a task set names its base domain); default: `name`."""
+
+    def __post_init__(self) -> None:
+        if not self.base:
+            object.__setattr__(self, "base", self.name)
 
     @cached_property
     def policy(self) -> str:

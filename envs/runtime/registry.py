@@ -24,6 +24,11 @@ def domain_names() -> tuple[str, ...]:
 def get_domain(name: str) -> Domain:
     """The domain called `name`, or a `KeyError` listing the known ones."""
     if name not in domain_names():
+        from envs.task_sets.loader import find_task_set  # a task set is a domain too (lazy: no cycle)
+
+        task_set = find_task_set(name)
+        if task_set is not None:
+            return task_set
         raise KeyError(f"unknown domain {name!r}; known domains: {', '.join(domain_names())}")
     return importlib.import_module(f"envs.{name}").DOMAIN
 

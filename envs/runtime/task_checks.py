@@ -24,7 +24,7 @@ async def replay(domain: Domain, actions: list, db=None) -> tuple[object, list[T
 async def task_problems(domain: Domain, task: Task) -> list[str]:
     """Everything wrong with one task; empty when it is usable."""
     problems = []
-    if task.domain != domain.name:
+    if task.domain not in (domain.name, domain.base):
         problems.append(f"domain is {task.domain!r}, expected {domain.name!r}")
     unknown = [a.name for a in task.initial_state + task.evaluation.actions if a.name not in domain.mcp_tools]
     if unknown:

@@ -101,6 +101,10 @@ class Provenance(Strict):
     source: str = Field(description="Where the task came from: 'hand-written', a file path, 'tracer'.")
     index: int | None = None
     seed: int | None = None
+    original_family: str | None = Field(
+        default=None, description="Imported tasks: the published emotion family, where it differed."
+    )
+    flags: list[str] = Field(default_factory=list, description="What an importer changed, and why.")
 
 
 class Task(Strict):

@@ -1,0 +1,89 @@
+"""Where task sets live and what `task_set.json` says."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from envs.runtime.tasks import TaskFileError
+
+INFO_FILE = "task_set.json"
+TASKS_FILE = "tasks.json"
+POLICY_FILE = "policy.md"
+DB_FOLDER = "db"
+NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+class TaskSetError(TaskFileError):
+    """An import, export or lookup that cannot be done; the message says what and where.
+
+    A `TaskFileError`, so everything that reports an unusable task file reports this too."""
+
+
+class FlaggedTask(BaseModel):
+    """One task the importer changed or could not replay, with the reasons."""
+
+    task_id: str
+    source: str
+    index: int
+    flags: list[str]
+
+
+class TaskSetInfo(BaseModel):
+    """The contents of `task_set.json`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    base_domain: str
+    source: Literal["checkout", "folder"] = Field(
+        description="checkout: a τ-bench-family repository (Python task files); folder: the JSON layout."
+    )
+    split: str
+    created_from: str = Field(description="The PATH given to `taue import tau-bench`.")
+    task_files: list[str] = Field(description="Task files read, relative to created_from.")
+    tables: dict[str, Literal["object", "array"]] = Field(
+        description="Database files (db/<table>.json) and their top-level JSON shape."
+    )
+    tasks: int
+    emotional: int
+    neutral_twins: int
+    replay_failures: list[str] = Field(
+        default_factory=list, description="Tasks with a ground-truth action that fails on replay."
+    )
+    flagged: list[FlaggedTask] = Field(default_factory=list)
+
+
+def task_sets_root() -> Path:
+    """The folder holding task sets: `$TAUE_HOME` when set, else `./task-sets`."""
+    return Path(os.environ.get("TAUE_HOME") or "task-sets")
+
+
+def check_name(name: str) -> str:
+    if not NAME_PATTERN.match(name):
+        raise TaskSetError(
+            f"invalid task set name {name!r}: use lower-case letters, digits, '-' and '_' (at most 64)"
+        )
+    return name
+
+
+def task_set_folder(name: str) -> Path:
+    return task_sets_root() / check_name(name)
+
+
+def read_info(folder: Path) -> TaskSetInfo:
+    path = folder / INFO_FILE
+    try:
+        return TaskSetInfo.model_validate_json(path.read_bytes())
+    except (OSError, ValidationError) as exc:
+        raise TaskSetError(f"{path}: not a usable task set description: {exc}") from None
+
+
+def write_info(folder: Path, info: TaskSetInfo) -> None:
+    text = json.dumps(info.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    (folder / INFO_FILE).write_text(text, encoding="utf-8")
