@@ -1,65 +1,163 @@
 """Colouring the scripted user's words by the emotion condition, deterministically.
 
-Only the wording changes with the condition; what the user says (facts, requests, answers) comes
-from the scenario alone.
+Only the wording changes with the condition: the emotion picks the feeling lines, politeness the
+greetings, thanks and length, urgency the hurry markers, trust the doubts. What the user says
+(facts, requests, answers) comes from the scenario alone. All choices go through one
+`random.Random(seed)`, so the same seed gives the same words.
 """
 
 from __future__ import annotations
 
 import random
 
-FAMILY_OPENERS: dict[str, tuple[str, ...]] = {
-    "anger": (
-        "This is getting ridiculous.",
-        "I'm honestly fed up with this.",
-        "I can't believe I have to deal with this.",
+EMOTION_LINES: dict[str, tuple[str, ...]] = {
+    "annoyance": (
+        "This is a bit irritating, honestly.",
+        "I'm somewhat annoyed that I have to call about this.",
     ),
-    "fear": (
-        "I'm really worried about this.",
-        "I'm nervous this will go wrong.",
-        "This has me quite scared.",
+    "frustration": ("I'm honestly fed up with this.", "This keeps going wrong and it's wearing me down."),
+    "argumentativeness": (
+        "I want this done properly, and I won't accept excuses.",
+        "Let's be clear from the start: I know what I'm asking for.",
     ),
-    "disgust": (
-        "Frankly, this whole thing is unpleasant.",
-        "I find this situation distasteful.",
-        "Ugh, this again.",
+    "bitterness": (
+        "Of course this happened to me again.",
+        "I've come to expect this kind of thing from you.",
     ),
-    "sadness": (
-        "I'm pretty down about this.",
-        "This has been a disappointing week.",
-        "I feel like nothing goes right.",
+    "exasperation": ("I have had it with this.", "I can't believe I still have to deal with this."),
+    "anxiety": ("I'm really worried about this.", "This has me on edge, I keep thinking it will go wrong."),
+    "nervousness": (
+        "I'm a little nervous about this.",
+        "I'm not great with these things and it makes me nervous.",
     ),
-    "enjoyment": (
-        "Good news on my side today!",
-        "I'm in a great mood, so let's sort this out.",
-        "Things are looking up.",
+    "dread": ("I've been dreading making this call.", "I have a bad feeling about how this will turn out."),
+    "desperation": (
+        "I really need this to work, I'm running out of options.",
+        "Please, you're my last hope here.",
     ),
-    "neutral": ("",),
+    "dislike": ("I don't much like how this was handled.", "Not my favourite kind of call to make."),
+    "aversion": (
+        "I'd rather not spend long on this.",
+        "I really don't enjoy dealing with this sort of thing.",
+    ),
+    "distaste": ("Frankly, this whole thing is unpleasant.", "I find this situation rather distasteful."),
+    "repugnance": ("Honestly, the way this went is appalling.", "This whole affair disgusts me."),
+    "disappointment": ("I'm pretty disappointed, to be honest.", "I expected better than this."),
+    "discouragement": (
+        "I'm starting to feel this isn't worth the effort.",
+        "I've about lost heart with this.",
+    ),
+    "helplessness": ("I don't know how to fix this myself.", "I feel stuck and I don't know what to do."),
+    "hopelessness": (
+        "I doubt anything can be done, but I'm trying anyway.",
+        "Nothing seems to go right lately.",
+    ),
+    "sorrow": ("It's been a sad week, and this doesn't help.", "I'm feeling rather low about all this."),
+    "relief": ("What a relief to finally reach someone.", "I'm glad I got through to you."),
+    "pride": (
+        "I've already worked out what I need.",
+        "I like to keep my affairs in order, so let's do this right.",
+    ),
+    "peace": ("No stress on my side.", "I'm quite relaxed about it."),
+    "excitement": ("I'm excited to get this sorted!", "Good news on my side today!"),
 }
-POLITE_OPENERS = {
+REASSURANCE_ASKS = (
+    "Please tell me this can be sorted out.",
+    "I just need to know it's going to be okay.",
+    "Can you reassure me this will work out?",
+)
+REASSURANCE_NUDGES = (
+    "I'm really worried about this, you know.",
+    "This matters a lot to me.",
+    "I'd feel better if you told me it will be fine.",
+)
+GREETINGS = {
     "warm": ("Hi there, thanks so much for helping.", "Hello! I appreciate your help."),
     "neutral": ("Hello.", "Hi."),
     "cold": ("", "Listen."),
 }
+REPLY_OPENERS = {"warm": ("Sure!", "Of course.", ""), "neutral": ("", "OK."), "cold": ("",)}
 URGENCY_MARKERS = {
     "low": ("", "No rush."),
     "moderate": ("", "I'd like this done soon."),
-    "high": ("I need this done right now.", "Please hurry, this is urgent."),
+    "high": ("I need this done right now.", "Please hurry, this is urgent.", "I'm short on time."),
 }
-SKEPTIC_MARKERS = ("I hope you actually get this right.", "I'm not convinced this will work.")
-THANKS = {"warm": "Thank you so much!", "neutral": "Thanks.", "cold": "Fine."}
+TRUST_MARKERS = {
+    "trusting": ("", "I'm sure you can sort this out."),
+    "cautious": ("", "Please double-check everything."),
+    "skeptical": ("I hope you actually get this right.", "I'm not convinced this will work."),
+}
+DOUBTS = (
+    "I'll be checking that, by the way.",
+    "I hope that's actually right.",
+    "Let's see if it really went through.",
+)
+THANKS = {
+    "warm": ("Thank you so much!", "That's wonderful, thank you!"),
+    "neutral": ("Thanks.", "Thank you."),
+    "cold": ("Fine.", "OK."),
+}
 ANNOYED = {
     "warm": "I'm sorry, but I already told you that: ",
     "neutral": "I already said that: ",
     "cold": "I told you already: ",
 }
+NOT_AT_HAND = {
+    "warm": "I'm sorry, I don't have my {fact} at hand. Could you look that up on your side?",
+    "neutral": "I don't have my {fact} at hand. Can't you look that up?",
+    "cold": "I don't have my {fact}. Look that up yourself.",
+}
+COMPLAINTS = {
+    "needless_question_discoverable": "You keep asking me for things you could look up yourself.",
+    "needless_question_answered": "I've already told you all of that.",
+    "repeated_message": "We're going around in circles.",
+    "stall": "Nothing is getting done.",
+    "error_shown": "Your system keeps failing.",
+    "distress_ignored": "You don't seem to care how stressful this is for me.",
+}
+LEAVING = {
+    "warm": "I'm sorry, but this isn't working for me and I need to go.",
+    "neutral": "This isn't working. I'm done here.",
+    "cold": "Forget it. I'm done here.",
+}
+IDENTIFIER_ENDINGS = ("id", "ids", "email", "zip", "number", "numbers", "code", "codes", "name", "dob")
+
+
+def fact_label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def state_fact(name: str, value: str) -> str:
+    """A fact in the user's words: 'My user id is X.' for identifiers, 'Refund to: Y.' otherwise."""
+    label = fact_label(name)
+    if label.split()[-1] in IDENTIFIER_ENDINGS:
+        return f"My {label} is {value}."
+    return f"{label[:1].upper()}{label[1:]}: {value}."
+
+
+def dont_know(name: str) -> str:
+    label = fact_label(name)
+    if label.split()[0] in ("how", "what", "which", "who", "when", "where", "why", "whether"):
+        return f"I don't know {label}."
+    return f"I don't know the {label}."
 
 
 class Voice:
     """The condition-dependent wording of one simulated user; same seed, same words."""
 
-    def __init__(self, family: str, politeness: str, urgency: str, trust: str, seed: int) -> None:
-        self.family, self.politeness, self.urgency, self.trust = family, politeness, urgency, trust
+    def __init__(
+        self,
+        family: str,
+        politeness: str,
+        urgency: str,
+        trust: str,
+        seed: int,
+        emotion: str | None = None,
+        reassurance: bool = False,
+    ) -> None:
+        self.family, self.emotion = family, emotion
+        self.politeness, self.urgency, self.trust = politeness, urgency, trust
+        self.reassurance = reassurance
         self._rng = random.Random(seed)
 
     def _pick(self, options: tuple[str, ...]) -> str:
@@ -67,29 +165,57 @@ class Voice:
 
     def opening(self, body: str) -> str:
         parts = [
-            self._pick(POLITE_OPENERS[self.politeness]),
-            self._pick(FAMILY_OPENERS[self.family]),
+            self._pick(GREETINGS[self.politeness]),
+            self._pick(EMOTION_LINES[self.emotion]) if self.emotion else "",
             body,
             self._pick(URGENCY_MARKERS[self.urgency]),
+            self._pick(TRUST_MARKERS[self.trust]),
         ]
-        if self.trust == "skeptical":
-            parts.append(self._pick(SKEPTIC_MARKERS))
+        if self.reassurance:
+            parts.append(self._pick(REASSURANCE_ASKS))
         return _join(parts)
 
     def reply(self, body: str) -> str:
+        """A reply: an opener by politeness, the body, and a hurry marker when urgency is high."""
+        opener = self._pick(REPLY_OPENERS[self.politeness])
         marker = self._pick(URGENCY_MARKERS[self.urgency]) if self.urgency == "high" else ""
-        return _join([body, marker])
+        return _join([opener, body, marker])
 
     def thanks(self) -> str:
-        return THANKS[self.politeness]
+        thanks = self._pick(THANKS[self.politeness])
+        return _join([thanks, self._pick(DOUBTS)]) if self.trust == "skeptical" else thanks
+
+    def goodbye(self) -> str:
+        return _join([self._pick(THANKS[self.politeness]), "That's everything I needed."])
 
     def already_said(self, statement: str) -> str:
         return ANNOYED[self.politeness] + statement
 
-    def leaving_unsatisfied(self) -> str:
-        if self.politeness == "warm":
-            return "I'm sorry, but this isn't working for me and I need to go."
-        return "This isn't working. I'm done here."
+    def not_at_hand(self, name: str) -> str:
+        return NOT_AT_HAND[self.politeness].format(fact=fact_label(name))
+
+    def not_sure(self) -> str:
+        return "I'm not sure what you mean." if self.politeness != "cold" else "What?"
+
+    def reassurance_nudge(self) -> str:
+        return self._pick(REASSURANCE_NUDGES)
+
+    def ask_details(self) -> str:
+        if self.trust == "skeptical":
+            return "I need the exact details of what you did before I believe it."
+        return "What exactly did you do? Please give me the details."
+
+    def restate(self, request: str, times_asked: int) -> str:
+        if times_asked == 0:
+            return request
+        return f"Again: {request}" if self.politeness == "cold" else f"As I said, {_lower_first(request)}"
+
+    def leaving_unsatisfied(self, complaint: str | None = None) -> str:
+        return _join([COMPLAINTS.get(complaint or "", ""), LEAVING[self.politeness]])
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[:2] != "I " and not text[:2].isupper() else text
 
 
 def _join(parts: list[str]) -> str:

@@ -9,6 +9,7 @@ import pytest_asyncio
 
 from agent_runner.embedded import embedded_domains
 from envs.runtime.server import DomainServer
+from tests.llama_server import llama_server  # noqa: F401  (session fixture: llama.cpp + SmolLM2)
 
 DOMAINS = ["airline", "retail"]
 

@@ -212,11 +212,11 @@ async def test_pester_split_follows_the_tolerance_table(servers, tmp_path: Path,
     """Expected split: UNSATISFIED exactly when pester's needless questions exceed the condition's tolerance.
 
     With every task giving pester at least 5 needless questions, that means reward -1 on every task
-    for the impatient conditions above (tolerance <= 4) and never for the patient one (tolerance 16).
+    for the impatient conditions above (tolerance <= 4) and never for the patient one (tolerance 17).
     """
     records = await pester_run(servers, tmp_path, condition_id)
     c = condition(condition_id)
-    tolerated = tolerated_needless_questions(c.politeness, c.urgency, c.trust)
+    tolerated = tolerated_needless_questions(c.politeness, c.urgency, c.trust, c.emotion)
     for record in records:
         needless = sum(1 for event in record.user_state["events"] if event in NEEDLESS)
         unsatisfied = record.termination == "user_unsatisfied"

@@ -332,7 +332,7 @@ def business_cancel_and_bag(seed: Seed) -> Draft:
         unknown=["reservation codes", "how many bags are free"],
         discoverable={
             "reservation_id": f"{trip['reservation_id']} (business "
-            "trip) and {other['reservation_id']} (other trip)",
+            f"trip) and {other['reservation_id']} (other trip)",
             "payment_id": card["id"],
             "total_baggages": str(other["total_baggages"] + 1),
             "nonfree_baggages": "1",
@@ -513,7 +513,7 @@ def insured_cancel_and_return_moved(seed: Seed) -> Draft:
         unknown=["reservation codes", "the fare difference"],
         discoverable={
             "reservation_id": f"{trip['reservation_id']} (insured "
-            "trip) and {other['reservation_id']} (other trip)",
+            f"trip) and {other['reservation_id']} (other trip)",
             "flight_number": later["flight_number"],
             "payment_id": card["id"],
             "cabin": other["cabin"],
@@ -2026,7 +2026,7 @@ def cancel_business_bag_and_balance(seed: Seed) -> Draft:
         unknown=["reservation codes", "refund amount", "gift card balance"],
         discoverable={
             "reservation_id": f"{trip['reservation_id']} (business "
-            "trip) and {other['reservation_id']} (other trip)",
+            f"trip) and {other['reservation_id']} (other trip)",
             "payment_id": card["id"],
             "total_baggages": str(other["total_baggages"] + 1),
             "nonfree_baggages": "1",
@@ -2102,7 +2102,7 @@ def cancelled_flight_certificate_and_bag(seed: Seed) -> Draft:
         unknown=["reservation codes", "what compensation is possible"],
         discoverable={
             "reservation_id": f"{old['reservation_id']} (cancelled "
-            "flight) and {other['reservation_id']} (other trip)",
+            f"flight) and {other['reservation_id']} (other trip)",
             "amount": f"{compensation} (100 per passenger)",
             "payment_id": card["id"],
             "total_baggages": str(other["total_baggages"] + 1),

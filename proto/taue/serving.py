@@ -1,5 +1,5 @@
 """How the taue.v1 gRPC services are served and reached: one place for the options every server
-and client shares (message limits, health, reflection, keepalive, deadlines, readiness)."""
+and client shares (message limits, health, reflection, deadlines, readiness)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,6 @@ MAX_MESSAGE = 16 * 1024 * 1024
 CHANNEL_OPTIONS = [
     ("grpc.max_send_message_length", MAX_MESSAGE),
     ("grpc.max_receive_message_length", MAX_MESSAGE),
-    ("grpc.keepalive_time_ms", 30_000),
-    ("grpc.keepalive_permit_without_calls", 1),
 ]
 DEFAULT_DEADLINE = 60.0
 """Seconds every call may take before the client gives up (an LLM user can be slow)."""

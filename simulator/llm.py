@@ -1,0 +1,239 @@
+"""The LLM user backend: a language model plays the emotional user over any OpenAI-compatible
+chat-completions endpoint (vLLM, llama.cpp's server, a hosted API).
+
+The prompt follows DESIGN §7: guidelines, the task's scenario, the emotion instruction (the
+condition's anchor instruction by default) and the rules for `###STOP###` and `###UNSATISFIED###`.
+As in τ-bench the roles are flipped: the simulator model sees the agent's messages as `user` turns
+and writes its own as `assistant` turns, starting from a fixed agent greeting. Requests carry
+temperature 0 (from `UserOptions`) and the episode's seed.
+
+Failures are never the agent's: transient ones (the endpoint down, 5xx, rate limits, empty
+completions) are retried, then raise `SimulatorUnavailable` (the simulator service answers
+UNAVAILABLE and the runner retries the episode); errors a retry cannot fix (a wrong model name or
+key: HTTP 4xx; a bad setting) raise `SimulatorError` (not retried). Either way the runner logs the
+episode to errors.jsonl as an infrastructure error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import weakref
+from typing import Any, Literal, cast
+
+import openai
+
+from envs.runtime.tasks import Task
+from simulator.session import STOP, UNSATISFIED, SimulatorError, SimulatorUnavailable, UserOptions, UserTurn
+
+AGENT_GREETING = "Hi! How can I help you today?"
+"""The first `user` turn the simulator model sees (the role flip needs the agent to speak first)."""
+API_KEY_VARIABLES = ("TAUE_USER_API_KEY", "OPENAI_API_KEY")
+LOCAL_API_KEY = "not-needed"
+"""Sent when neither variable is set: local servers (vLLM, llama.cpp) accept any key."""
+EMOTION_SOURCE_VARIABLE = "TAUE_USER_EMOTION_SOURCE"
+EmotionSource = Literal["auto", "anchor", "task"]
+MAX_TOKENS = 256
+REQUEST_TIMEOUT = 60.0
+RETRY_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0)
+"""Backoff before each retry of a transport error (connection, timeout, 408/409/429, 5xx)."""
+EMPTY_RETRIES = 2
+"""Extra attempts after an empty completion before giving up with `SimulatorUnavailable`."""
+_TOKEN = re.compile(r"#{2,}\s*(STOP|UNSATISFIED)\s*#*|\b(STOP|UNSATISFIED)\s*#{2,}", re.IGNORECASE)
+
+GUIDELINES = """\
+You are playing a customer who contacts a customer-service agent. You are the customer, never the agent.
+
+# Rules
+- Write one message at a time, the way the customer would type it: short and natural. Never write the \
+agent's side of the conversation.
+- Only state facts given in your scenario below. If the agent asks for something you were not given, \
+say you don't know it. Never invent names, numbers, ids, emails, dates or amounts.
+- Reveal information only when the agent asks for it, except what you are told to say up front.
+- Paraphrase: don't copy the scenario word for word.
+- Keep the feelings described below for the whole conversation: they change how you talk, never \
+what you want.
+- When everything you wanted is done and you are content, end your message with {stop}.
+- Leave early by ending your message with {unsatisfied} when the agent ignores how you feel or \
+brushes past your emotional cues, erodes your trust, or adds needless friction (asking for things it \
+could look up itself, asking again for what you already said, going in circles). Never use \
+{unsatisfied} once everything you wanted is done and you are content.
+"""
+
+
+def _bullets(items: list[str]) -> str:
+    return "\n".join(f"- {item}" for item in items) if items else "- (none)"
+
+
+def scenario_text(task: Task) -> str:
+    """The scenario as the simulated user may know it: discoverable facts by name only, no values."""
+    s = task.user_scenario
+    # Sorted: fact maps cross the gRPC boundary as protobuf maps, whose order varies per process.
+    known = [f"{name.replace('_', ' ')}: {s.known_info[name]}" for name in sorted(s.known_info)]
+    goals = "\n".join(f"{i}. {goal.request}" for i, goal in enumerate(s.goals, start=1))
+    parts = [
+        "# Your scenario",
+        task.instruction,
+        f"Who you are: {s.persona}",
+        f"Why you are contacting support: {s.reason_for_call}",
+        f"What you want, in this order:\n{goals}",
+        f"Facts you can give when asked:\n{_bullets(known)}",
+        "Say these in your first message: "
+        + (", ".join(n.replace("_", " ") for n in s.volunteered) or "nothing beyond your request"),
+        f"Things you do not know:\n{_bullets(s.unknown_info)}",
+        "Things the agent can look up itself (you don't have them at hand):\n"
+        + _bullets([n.replace("_", " ") for n in sorted(s.discoverable)]),
+    ]
+    if s.preferences:
+        parts.append(f"Your preferences:\n{_bullets(s.preferences)}")
+    return "\n\n".join(parts)
+
+
+def emotion_instruction(task: Task, seed: int, source: EmotionSource = "auto") -> str:
+    """How the user feels: one of the condition's anchor instructions (chosen by seed) when anchors
+    are installed and `source` allows, else the task's own emotion instruction."""
+    if task.emotion is None:
+        return "You are calm and matter-of-fact: no particular emotion colours how you talk."
+    if source in ("auto", "anchor"):
+        try:
+            from simulator.anchors import anchors_for
+
+            texts = anchors_for(task.emotion.condition_id)
+        except (ImportError, KeyError, OSError):
+            if source == "anchor":
+                raise
+        else:
+            return texts[seed % len(texts)]
+    return task.emotion.instruction
+
+
+def system_prompt(task: Task, seed: int, source: EmotionSource = "auto") -> str:
+    return "\n\n".join(
+        [
+            GUIDELINES.format(stop=STOP, unsatisfied=UNSATISFIED),
+            scenario_text(task),
+            "# How you feel\n" + emotion_instruction(task, seed, source),
+        ]
+    )
+
+
+def parse_reply(text: str) -> tuple[str, str | None]:
+    """The user's message with any end token made canonical, and the termination it asks for.
+
+    Tokens are found even when glued to other text ("thanks###STOP###", "###stop"); the first one
+    decides. The message keeps its words and ends with the canonical token.
+    """
+    match = _TOKEN.search(text)
+    if match is None:
+        return text.strip(), None
+    word = (match.group(1) or match.group(2)).upper()
+    token, termination = (STOP, "user_stop") if word == "STOP" else (UNSATISFIED, "user_unsatisfied")
+    words = " ".join(_TOKEN.sub(" ", text).split())
+    return f"{words} {token}".strip(), termination
+
+
+def _api_key() -> str:
+    return next((os.environ[v] for v in API_KEY_VARIABLES if os.environ.get(v)), LOCAL_API_KEY)
+
+
+def _retryable(exc: Exception) -> bool:
+    if isinstance(exc, openai.APIConnectionError | openai.RateLimitError | openai.InternalServerError):
+        return True
+    return isinstance(exc, openai.APIStatusError) and (
+        exc.status_code in (408, 409) or exc.status_code >= 500
+    )
+
+
+_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, str], openai.AsyncOpenAI]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def shared_client(base_url: str) -> openai.AsyncOpenAI:
+    """One client (and connection pool) per endpoint and event loop, shared by every conversation."""
+    key = (base_url, _api_key())
+    clients = _CLIENTS.setdefault(asyncio.get_running_loop(), {})
+    if key not in clients:
+        clients[key] = openai.AsyncOpenAI(
+            base_url=base_url, api_key=key[1], max_retries=0, timeout=REQUEST_TIMEOUT
+        )
+    return clients[key]
+
+
+class LLMUser:
+    """One conversation of the LLM user. `usage` counts the tokens of every completion."""
+
+    def __init__(
+        self,
+        task: Task,
+        seed: int,
+        options: UserOptions,
+        emotion_source: EmotionSource | None = None,
+    ) -> None:
+        if not options.model or not options.base_url:
+            raise SimulatorError("the llm user needs a model and a base URL (--user-model, --user-base-url)")
+        self.task, self.seed, self.options = task, seed, options
+        source = emotion_source or os.environ.get(EMOTION_SOURCE_VARIABLE, "auto")
+        if source not in ("auto", "anchor", "task"):
+            raise SimulatorError(f"{EMOTION_SOURCE_VARIABLE} must be auto, anchor or task, not {source!r}")
+        self.messages: list[dict[str, str]] = [
+            {"role": "system", "content": system_prompt(task, seed, cast(EmotionSource, source))},
+            {"role": "user", "content": AGENT_GREETING},
+        ]
+        self.usage: dict[str, int] = {"prompt_tokens": 0, "completion_tokens": 0}
+
+    async def first_message(self) -> str:
+        message, _ = parse_reply(await self._complete())
+        return message
+
+    async def respond(self, agent_message: str) -> UserTurn:
+        self.messages.append({"role": "user", "content": agent_message})
+        message, termination = parse_reply(await self._complete())
+        done = termination is not None
+        reason = None
+        if termination == "user_unsatisfied":
+            reason = message.removesuffix(UNSATISFIED).strip()[:300] or "the llm user left unsatisfied"
+        return UserTurn(message=message, done=done, termination=termination, reason=reason)  # type: ignore[arg-type]
+
+    def request(self) -> dict[str, Any]:
+        """The chat-completions request for the next user turn (what the endpoint receives)."""
+        return {
+            "model": self.options.model,
+            "messages": [dict(m) for m in self.messages],
+            "temperature": self.options.temperature,
+            "seed": self.seed,
+            "max_tokens": MAX_TOKENS,
+        }
+
+    async def _complete(self) -> str:
+        for _ in range(EMPTY_RETRIES + 1):
+            response = await self._create()
+            usage = response.usage
+            if usage is not None:
+                self.usage["prompt_tokens"] += usage.prompt_tokens or 0
+                self.usage["completion_tokens"] += usage.completion_tokens or 0
+            text = (response.choices[0].message.content or "") if response.choices else ""
+            if text.strip():
+                self.messages.append({"role": "assistant", "content": text})
+                return text
+        raise SimulatorUnavailable(
+            f"the llm user's endpoint returned {EMPTY_RETRIES + 1} empty completions in a row "
+            f"(model {self.options.model!r} at {self.options.base_url})"
+        )
+
+    async def _create(self) -> Any:
+        delays = list(RETRY_DELAYS)
+        while True:
+            try:
+                client = shared_client(self.options.base_url or "")
+                return await client.chat.completions.create(**self.request())
+            except openai.APIError as exc:
+                if _retryable(exc) and delays:
+                    await asyncio.sleep(delays.pop(0))
+                    continue
+                error = SimulatorUnavailable if _retryable(exc) else SimulatorError
+                raise error(
+                    f"the llm user's endpoint failed (model {self.options.model!r} at "
+                    f"{self.options.base_url}): {type(exc).__name__}: {exc}"
+                ) from exc
