@@ -217,7 +217,8 @@ def summary(
 
 
 def _print_summary(metrics: dict) -> None:
-    table = Table(title="τ-Emotion-Bench summary")
+    """The run summary: headline, neutral twins, the breakdowns of the headline, the emotion delta."""
+    table = Table(title=f"τ-Emotion-Bench summary (headline: {metrics['headline']} tasks)")
     for column in ("group", "episodes", "avg reward", "Avg@k", "pass^k", "UNSATISFIED"):
         table.add_column(column, justify="right" if column != "group" else "left")
 
@@ -233,11 +234,19 @@ def _print_summary(metrics: dict) -> None:
             f"{m['unsatisfied_rate']:.1%}",
         )
 
-    row("all", metrics)
-    for key in ("by_domain", "by_family"):
+    row(metrics["headline"], metrics)
+    if metrics["neutral"] is not None and metrics["headline"] != "neutral":
+        row("neutral twins", metrics["neutral"])
+    for key in ("by_domain", "by_family", "by_politeness", "by_urgency", "by_trust"):
         for name, group in metrics.get(key, {}).items():
             row(f"{key[3:]}: {name}", group)
     Console().print(table)
+    delta = metrics["emotion_delta"]
+    if delta is not None:
+        Console().print(
+            f"emotion delta (emotional − neutral pass^1, {delta['pairs']} twin pairs): "
+            f"{delta['delta']:+.3f}, 95% CI [{delta['ci_low']:+.3f}, {delta['ci_high']:+.3f}]"
+        )
 
 
 @tasks_app.command("list")

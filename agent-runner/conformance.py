@@ -31,6 +31,7 @@ from agent_runner.agent_protocol import (
     turns_path,
 )
 from agent_runner.control import ControlClient
+from agent_runner.episode import agent_turn
 from envs.runtime.registry import get_domain
 from envs.runtime.server import DomainServer
 from envs.runtime.tasks import Task
@@ -188,14 +189,16 @@ class Checker:
                 control = ControlClient(server.control_url, control_http, admin_token)
                 created = await control.create_episode(task.id, 0)
                 try:
-                    await self._converse(task, created.episode_id, created.mcp_url, created.token)
+                    await self._converse(task, created.episode_id, created.mcp_url, created.token, control)
                     self.report.tool_calls = len(await control.tool_log(created.episode_id))
                 finally:
                     await control.delete_episode(created.episode_id)
         finally:
             await server.stop()
 
-    async def _converse(self, task: Task, episode_id: str, mcp_url: str, token: str) -> None:
+    async def _converse(
+        self, task: Task, episode_id: str, mcp_url: str, token: str, control: ControlClient
+    ) -> None:
         self.report.task_id = task.id
         start = StartEpisode(
             episode_id=episode_id,
@@ -211,20 +214,23 @@ class Checker:
             self.report.ended_by = "protocol_violation"
             return
         try:
-            await self._turns(task, episode_id)
+            await self._turns(task, episode_id, control)
         finally:
             await self._end(episode_id)
 
-    async def _turns(self, task: Task, episode_id: str) -> None:
+    async def _turns(self, task: Task, episode_id: str, control: ControlClient) -> None:
         user = make_user(task, 0, UserOptions())
         message = await user.first_message()
         self.report.ended_by = "turn_limit"
+        seen = 0
         for index in range(self.max_turns):
             reply = await self._turn(episode_id, index, message)
             if reply is None:
                 self.report.ended_by = "protocol_violation"
                 return
-            turn = await user.respond(reply)
+            calls, _ = await control.tool_log_since(episode_id, seen)
+            seen += len(calls)
+            turn = await user.respond(agent_turn(reply, calls))
             if turn.done:
                 self.report.ended_by = turn.termination
                 return

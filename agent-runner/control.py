@@ -57,6 +57,13 @@ class ControlClient:
         calls = (await self._request("GET", f"/episodes/{episode_id}/tool-log")).json()["calls"]
         return [LoggedCall.model_validate(call) for call in calls]
 
+    async def tool_log_since(self, episode_id: str, since: int) -> tuple[list[LoggedCall], bool]:
+        """The calls logged from index `since` on, and whether a conversation-ending tool ran."""
+        body = (
+            await self._request("GET", f"/episodes/{episode_id}/tool-log", params={"since": since})
+        ).json()
+        return [LoggedCall.model_validate(call) for call in body["calls"]], bool(body["ended"])
+
     async def delete_episode(self, episode_id: str) -> None:
         await self._request("DELETE", f"/episodes/{episode_id}")
 

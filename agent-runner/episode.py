@@ -18,10 +18,10 @@ from envs.runtime.control_app import EpisodeCreated
 from envs.runtime.domain import Domain
 from envs.runtime.tasks import Task
 from scorer.client import ScorerClient
-from scorer.reward import Message
+from scorer.reward import LoggedCall, Message
 from scorer.scorer import ScoreRequest
 from simulator.client import SimulatorClient
-from simulator.session import UserOptions
+from simulator.session import AgentTurn, Notification, UserOptions
 
 
 @dataclass(frozen=True)
@@ -132,6 +132,7 @@ class Conversation:
         self.user_state: dict = {}
         self.usage: dict = {}
         self.error: str | None = None
+        self.calls_seen = 0
 
     async def run(self, first_message: str) -> None:
         agent = make_agent(self.harness.agent, self.domain.write_tools, self.harness.agent_options)
@@ -142,9 +143,10 @@ class Conversation:
             for _ in range(self.harness.limits.max_turns):
                 reply = await asyncio.wait_for(agent.respond(user_message), self.harness.limits.turn_timeout)
                 self.transcript.append(Message(role="agent", content=reply))
-                if await self._ended_by_tools():
+                calls = await self._turn_calls()
+                if calls is None:
                     return
-                turn = await self.harness.simulator.respond(self.session_id, reply)
+                turn = await self.harness.simulator.respond(self.session_id, agent_turn(reply, calls))
                 user_message = turn.message
                 self.transcript.append(Message(role="user", content=user_message))
                 self.user_state = turn.model_dump(exclude={"message", "done", "termination"})
@@ -162,13 +164,25 @@ class Conversation:
             self.usage = {"agent": dict(getattr(agent, "usage", None) or {})}
             await agent.close()
 
-    async def _ended_by_tools(self) -> bool:
-        status = await self.harness.controls[self.domain.name].status(self.episode_id)
-        if status["ended"]:
+    async def _turn_calls(self) -> list[LoggedCall] | None:
+        """The tool calls of the agent's last turn; None when the tools ended the episode."""
+        control = self.harness.controls[self.domain.name]
+        calls, ended = await control.tool_log_since(self.episode_id, self.calls_seen)
+        self.calls_seen += len(calls)
+        if ended:
             self.termination = "agent_transfer"
-            return True
-        if status["tool_calls"] > self.harness.limits.max_tool_calls:
+            return None
+        if self.calls_seen > self.harness.limits.max_tool_calls:
             self.termination = "max_tool_calls"
             self.error = f"more than {self.harness.limits.max_tool_calls} tool calls"
-            return True
-        return False
+            return None
+        return calls
+
+
+def agent_turn(message: str, calls: list[LoggedCall]) -> AgentTurn:
+    """The agent's message with the service's confirmations of the turn's successful writes."""
+    return AgentTurn(
+        message=message,
+        notifications=[Notification(tool=c.name, arguments=c.arguments) for c in calls if c.ok and c.writes],
+        successful_calls=sum(1 for c in calls if c.ok),
+    )

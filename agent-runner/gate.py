@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from collections import defaultdict
 from enum import StrEnum
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from agent_runner.results import CONFIG, ResultsFile
-from scorer.metrics import pass_hat_k
+from scorer.metrics import bootstrap_ci, pass_hat_k
 
 MUST_MATCH = ("user", "user_model", "condition", "max_turns", "max_tool_calls")
 """Run settings that change what is measured: comparing runs that differ here is refused."""
@@ -148,11 +147,7 @@ def rerun_variance(rewards: list[int], metric: Metric, k: int | None) -> float:
 
 def bootstrap_interval(drops: list[float], resamples: int, level: float, seed: int) -> Interval:
     """Percentile interval of the mean drop over tasks resampled with replacement."""
-    rng = random.Random(seed)
-    means = sorted(fmean(rng.choices(drops, k=len(drops))) for _ in range(resamples))
-    tail = (1 - level) / 2
-    low = means[max(0, math.floor(tail * resamples))]
-    high = means[min(resamples - 1, math.ceil((1 - tail) * resamples) - 1)]
+    low, high = bootstrap_ci(drops, resamples, level, seed)
     return Interval(low=low, high=high, level=level, resamples=resamples, seed=seed)
 
 

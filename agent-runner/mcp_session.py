@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import httpx2
+import mcp
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -29,3 +30,15 @@ async def episode_session(
         yield client
     if transport is None:
         await http.aclose()
+
+
+async def list_all_tools(client: Client) -> list[mcp.types.Tool]:
+    """Every tool of the session, following pagination."""
+    tools: list[mcp.types.Tool] = []
+    cursor: str | None = None
+    while True:
+        page = await client.list_tools(cursor=cursor)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            return tools

@@ -52,11 +52,16 @@ class EpisodeRecord(BaseModel):
         return (self.task_id, self.trial)
 
     def outcome(self) -> EpisodeOutcome:
+        emotion = self.emotion or {}
         return EpisodeOutcome(
             task_id=self.task_id,
             domain=self.domain,
             trial=self.trial,
+            condition=self.condition,
             family=self.family,
+            politeness=emotion.get("politeness"),
+            urgency=emotion.get("urgency"),
+            trust=emotion.get("trust"),
             reward=self.reward,
             termination=self.termination,
         )

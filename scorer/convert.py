@@ -7,7 +7,7 @@ from typing import Any
 
 from taue.v1 import common_pb2, scorer_pb2
 
-from scorer.metrics import EpisodeOutcome
+from scorer.metrics import BREAKDOWNS, EpisodeOutcome
 from scorer.reward import LoggedCall, Message, RewardBreakdown
 from scorer.scorer import ScoreRequest
 from simulator.convert import TERMINATION_NAMES, TERMINATIONS
@@ -78,7 +78,11 @@ def outcome_message(outcome: EpisodeOutcome) -> scorer_pb2.EpisodeOutcome:
         task_id=outcome.task_id,
         domain=outcome.domain,
         trial=outcome.trial,
+        condition=outcome.condition or "",
         family=outcome.family or "",
+        politeness=outcome.politeness or "",
+        urgency=outcome.urgency or "",
+        trust=outcome.trust or "",
         reward=outcome.reward,
         termination=TERMINATIONS[outcome.termination],
     )
@@ -89,14 +93,32 @@ def outcome_from_message(message: scorer_pb2.EpisodeOutcome) -> EpisodeOutcome:
         task_id=message.task_id,
         domain=message.domain,
         trial=message.trial,
+        condition=message.condition or None,
         family=message.family or None,
+        politeness=message.politeness or None,
+        urgency=message.urgency or None,
+        trust=message.trust or None,
         reward=message.reward,
         termination=TERMINATION_NAMES.get(message.termination, "infra_error"),
     )
 
 
 def metrics_message(metrics: dict[str, Any]) -> scorer_pb2.Metrics:
-    message = scorer_pb2.Metrics(
+    """A run summary (`scorer.metrics.summarize`) as a `Metrics` message."""
+    message = _group_message(metrics)
+    message.headline = metrics["headline"]
+    if metrics["neutral"] is not None:
+        message.neutral.CopyFrom(_group_message(metrics["neutral"]))
+    if metrics["emotion_delta"] is not None:
+        message.emotion_delta.CopyFrom(scorer_pb2.EmotionDelta(**metrics["emotion_delta"]))
+    for field in BREAKDOWNS:
+        for name, group in metrics[field].items():
+            getattr(message, field)[name].CopyFrom(_group_message(group))
+    return message
+
+
+def _group_message(metrics: dict[str, Any]) -> scorer_pb2.Metrics:
+    return scorer_pb2.Metrics(
         episodes=metrics["episodes"],
         tasks=metrics["tasks"],
         trials=metrics["trials"],
@@ -107,14 +129,32 @@ def metrics_message(metrics: dict[str, Any]) -> scorer_pb2.Metrics:
         unsatisfied_rate=metrics["unsatisfied_rate"],
         terminations=metrics["terminations"],
     )
-    for field in ("by_domain", "by_family"):
-        for name, group in metrics.get(field, {}).items():
-            getattr(message, field)[name].CopyFrom(metrics_message(group))
-    return message
 
 
-def metrics_from_message(message: scorer_pb2.Metrics, breakdowns: bool = True) -> dict[str, Any]:
+def metrics_from_message(message: scorer_pb2.Metrics) -> dict[str, Any]:
+    """The run summary a `Metrics` message carries, as `scorer.metrics.summarize` returns it."""
+    delta = message.emotion_delta
     metrics: dict[str, Any] = {
+        "headline": message.headline,
+        **_group_from_message(message),
+        "neutral": _group_from_message(message.neutral) if message.HasField("neutral") else None,
+        "emotion_delta": {
+            "delta": delta.delta,
+            "ci_low": delta.ci_low,
+            "ci_high": delta.ci_high,
+            "pairs": delta.pairs,
+        }
+        if message.HasField("emotion_delta")
+        else None,
+    }
+    for field in BREAKDOWNS:
+        groups = getattr(message, field)
+        metrics[field] = {name: _group_from_message(groups[name]) for name in sorted(groups)}
+    return metrics
+
+
+def _group_from_message(message: scorer_pb2.Metrics) -> dict[str, Any]:
+    return {
         "episodes": message.episodes,
         "tasks": message.tasks,
         "trials": message.trials,
@@ -125,8 +165,3 @@ def metrics_from_message(message: scorer_pb2.Metrics, breakdowns: bool = True) -
         "unsatisfied_rate": message.unsatisfied_rate,
         "terminations": dict(sorted(message.terminations.items())),
     }
-    if breakdowns:
-        for field in ("by_domain", "by_family"):
-            groups = getattr(message, field)
-            metrics[field] = {name: metrics_from_message(groups[name], False) for name in sorted(groups)}
-    return metrics

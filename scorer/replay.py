@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from envs.runtime.database import state_hash
 from envs.runtime.domain import Domain
 from envs.runtime.task_checks import replay
 from envs.runtime.tasks import Task
 
 
 class ExpectedStates:
-    """sha256 of each task's expected final state, computed on first use and cached."""
+    """sha256 of each task's expected comparable final state, computed on first use and cached."""
 
     def __init__(self) -> None:
         self._hashes: dict[tuple[str, str], str] = {}
@@ -21,6 +20,6 @@ class ExpectedStates:
                 a for a in task.initial_state + task.evaluation.actions if a.name not in domain.terminal_tools
             ]
             db, _ = await replay(domain, actions)
-            self._hashes[key] = state_hash(db.canonical_state())
+            self._hashes[key] = db.state_hash()  # the comparable state, as GET /episodes/{id}/state
             db.close()
         return self._hashes[key]

@@ -1,4 +1,4 @@
-"""Reward for one episode (DESIGN §8) with its diagnostics."""
+"""Reward for one episode with its diagnostics."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from envs.runtime.domain import Domain
 from envs.runtime.tasks import Task
+from envs.runtime.text_match import contains, tokens
 
 Termination = Literal[
     "user_stop",
@@ -46,9 +47,18 @@ class RewardBreakdown(BaseModel):
 
 
 def outputs_found(outputs: list[str], transcript: list[Message]) -> dict[str, bool]:
-    """Each expected output: does it occur in some agent message (case-insensitive, commas removed)?"""
-    agent_texts = [m.content.lower().replace(",", "") for m in transcript if m.role == "agent"]
-    return {output: any(output.lower() in text for text in agent_texts) for output in outputs}
+    """Each expected output: do its tokens occur, in order and adjacent, in some agent message?
+
+    Tokens as `envs.runtime.text_match` reads them: case, punctuation and whitespace never matter,
+    numbers compare by value ("$85" = "85.00", "1,568" = "1568"; "85" is not "850" or "8.5").
+    """
+    agent_tokens = [tokens(m.content) for m in transcript if m.role == "agent"]
+    return {output: any(contains(words, output) for words in agent_tokens) for output in outputs}
+
+
+def transfer_expected(domain: Domain, task: Task) -> bool:
+    """Whether the task's gold actions call one of the domain's conversation-ending tools (a transfer)."""
+    return any(action.name in domain.terminal_tools for action in task.evaluation.actions)
 
 
 def score(
@@ -65,7 +75,11 @@ def score(
         return RewardBreakdown(reward=-1, termination=termination, diagnostics=diagnostics)
     db_match = final_hash is not None and final_hash == expected_hash
     found = outputs_found(task.evaluation.outputs, transcript)
-    ended_normally = termination in ("user_stop", "agent_transfer")
+    # A transfer earns the reward only where the ground truth transfers too: an agent that does the
+    # writes and then hands the user off has otherwise abandoned them (docs/compatibility.md).
+    ended_normally = termination == "user_stop" or (
+        termination == "agent_transfer" and transfer_expected(domain, task)
+    )
     reward = 1 if ended_normally and db_match and all(found.values()) else 0
     return RewardBreakdown(
         reward=reward,

@@ -7,8 +7,8 @@ from taue.serving import DEFAULT_DEADLINE, channel, wait_until_serving
 from taue.v1 import simulator_pb2, simulator_pb2_grpc
 
 from envs.runtime.tasks import Task
-from simulator.convert import options_message, turn_from_message, user_task_message
-from simulator.session import UserOptions, UserTurn
+from simulator.convert import options_message, respond_request, turn_from_message, user_task_message
+from simulator.session import AgentTurn, UserOptions, UserTurn
 
 RETRYABLE = {
     grpc.StatusCode.UNAVAILABLE,
@@ -42,8 +42,8 @@ class SimulatorClient:
         response = await self._call("StartSession", self._stub.StartSession, request)
         return response.session_id, response.first_message
 
-    async def respond(self, session_id: str, agent_message: str) -> UserTurn:
-        request = simulator_pb2.RespondRequest(session_id=session_id, agent_message=agent_message)
+    async def respond(self, session_id: str, turn: AgentTurn) -> UserTurn:
+        request = respond_request(session_id, turn)
         return turn_from_message(await self._call("Respond", self._stub.Respond, request))
 
     async def end(self, session_id: str) -> dict[str, int]:

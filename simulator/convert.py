@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from taue.v1 import common_pb2, simulator_pb2
 
-from envs.runtime.tasks import Emotion, Evaluation, Goal, Task, UserScenario
-from simulator.session import UserOptions, UserTurn
+from envs.runtime.tasks import Emotion, Evaluation, Goal, Target, Task, UserScenario
+from simulator.session import AgentTurn, Notification, UserOptions, UserTurn
 
 TERMINATIONS = {
     "user_stop": common_pb2.USER_STOP,
@@ -34,7 +36,7 @@ def user_task_message(task: Task) -> simulator_pb2.UserTask:
             volunteered=scenario.volunteered,
             unknown_info=scenario.unknown_info,
             discoverable=scenario.discoverable,
-            goals=[simulator_pb2.Goal(**goal.model_dump()) for goal in scenario.goals],
+            goals=[goal_message(goal) for goal in scenario.goals],
             preferences=scenario.preferences,
         ),
     )
@@ -53,7 +55,7 @@ def task_from_message(message: simulator_pb2.UserTask) -> Task:
         volunteered=list(s.volunteered),
         unknown_info=list(s.unknown_info),
         discoverable=dict(s.discoverable),
-        goals=[Goal(id=g.id, kind=g.kind, request=g.request, evidence=list(g.evidence)) for g in s.goals],
+        goals=[goal_from_message(g) for g in s.goals],
         preferences=list(s.preferences),
     )
     emotion = None
@@ -74,6 +76,58 @@ def task_from_message(message: simulator_pb2.UserTask) -> Task:
         instruction=message.instruction,
         emotion=emotion,
         evaluation=Evaluation(actions=[]),
+    )
+
+
+def goal_message(goal: Goal) -> simulator_pb2.Goal:
+    message = simulator_pb2.Goal(
+        id=goal.id,
+        kind=goal.kind,
+        request=goal.request,
+        evidence=goal.evidence,
+        refusal_expected=goal.refusal_expected,
+        refusal_reason=goal.refusal_reason,
+    )
+    message.targets.extend(
+        simulator_pb2.GoalTarget(tool=t.tool, arguments_json=json.dumps(t.arguments)) for t in goal.targets
+    )
+    return message
+
+
+def goal_from_message(message: simulator_pb2.Goal) -> Goal:
+    targets = [Target(tool=t.tool, arguments=json.loads(t.arguments_json)) for t in message.targets]
+    return Goal(
+        id=message.id,
+        kind=message.kind,  # type: ignore[arg-type]
+        request=message.request,
+        evidence=list(message.evidence),
+        targets=targets,
+        refusal_expected=message.refusal_expected,
+        refusal_reason=list(message.refusal_reason),
+    )
+
+
+def respond_request(session_id: str, turn: AgentTurn) -> simulator_pb2.RespondRequest:
+    return simulator_pb2.RespondRequest(
+        session_id=session_id,
+        agent_message=turn.message,
+        notifications=[
+            simulator_pb2.Notification(tool=n.tool, arguments_json=json.dumps(n.arguments))
+            for n in turn.notifications
+        ],
+        successful_calls=turn.successful_calls,
+    )
+
+
+def agent_turn_from_request(request: simulator_pb2.RespondRequest) -> AgentTurn:
+    """The agent's turn as the user backends take it; malformed notification JSON raises ValueError."""
+    return AgentTurn(
+        message=request.agent_message,
+        notifications=[
+            Notification(tool=n.tool, arguments=json.loads(n.arguments_json or "{}"))
+            for n in request.notifications
+        ],
+        successful_calls=request.successful_calls,
     )
 
 

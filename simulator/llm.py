@@ -25,7 +25,15 @@ from typing import Any, Literal, cast
 import openai
 
 from envs.runtime.tasks import Task
-from simulator.session import STOP, UNSATISFIED, SimulatorError, SimulatorUnavailable, UserOptions, UserTurn
+from simulator.session import (
+    STOP,
+    UNSATISFIED,
+    AgentTurn,
+    SimulatorError,
+    SimulatorUnavailable,
+    UserOptions,
+    UserTurn,
+)
 
 AGENT_GREETING = "Hi! How can I help you today?"
 """The first `user` turn the simulator model sees (the role flip needs the agent to speak first)."""
@@ -54,7 +62,12 @@ say you don't know it. Never invent names, numbers, ids, emails, dates or amount
 - Paraphrase: don't copy the scenario word for word.
 - Keep the feelings described below for the whole conversation: they change how you talk, never \
 what you want.
-- When everything you wanted is done and you are content, end your message with {stop}.
+- The service sends you a confirmation for every change it makes; they appear after the agent's \
+message as lines starting with "[Confirmation]". A change counts as done only when you received its \
+confirmation: if the agent says something is done and no confirmation came, say you have not \
+received one. When the agent asks you to approve a change, approve only what you asked for.
+- When everything you wanted is done (confirmed, or refused by the agent with a reason you accept) \
+and you are content, end your message with {stop}.
 - Leave early by ending your message with {unsatisfied} when the agent ignores how you feel or \
 brushes past your emotional cues, erodes your trust, or adds needless friction (asking for things it \
 could look up itself, asking again for what you already said, going in circles). Never use \
@@ -161,6 +174,11 @@ def shared_client(base_url: str) -> openai.AsyncOpenAI:
     return clients[key]
 
 
+def agent_content(turn: AgentTurn) -> str:
+    """The agent's message, followed by the service's confirmations the customer received."""
+    return "\n".join([turn.message, *(n.render() for n in turn.notifications)])
+
+
 class LLMUser:
     """One conversation of the LLM user. `usage` counts the tokens of every completion."""
 
@@ -187,8 +205,8 @@ class LLMUser:
         message, _ = parse_reply(await self._complete())
         return message
 
-    async def respond(self, agent_message: str) -> UserTurn:
-        self.messages.append({"role": "user", "content": agent_message})
+    async def respond(self, turn: AgentTurn) -> UserTurn:
+        self.messages.append({"role": "user", "content": agent_content(turn)})
         message, termination = parse_reply(await self._complete())
         done = termination is not None
         reason = None

@@ -114,6 +114,18 @@ COMPLAINTS = {
     "stall": "Nothing is getting done.",
     "error_shown": "Your system keeps failing.",
     "distress_ignored": "You don't seem to care how stressful this is for me.",
+    "unconfirmed_claim": "You keep telling me things are done when they aren't.",
+    "unjustified_refusal": "You won't even do what I'm asking.",
+}
+NOT_CONFIRMED = {
+    "warm": "Hmm, I haven't received any confirmation of that yet.",
+    "neutral": "I haven't received any confirmation of that.",
+    "cold": "I have no confirmation of that. Don't tell me it's done when it isn't.",
+}
+DECLINE = {
+    "warm": "No, thank you, that's not what I asked for.",
+    "neutral": "No, that's not what I asked for.",
+    "cold": "No. That's not what I asked for.",
 }
 LEAVING = {
     "warm": "I'm sorry, but this isn't working for me and I need to go.",
@@ -204,6 +216,20 @@ class Voice:
         if self.trust == "skeptical":
             return "I need the exact details of what you did before I believe it."
         return "What exactly did you do? Please give me the details."
+
+    def not_confirmed(self) -> str:
+        return NOT_CONFIRMED[self.politeness]
+
+    def approve(self, request: str) -> str:
+        """An explicit yes that names what is approved (the goal's request)."""
+        return f'Yes, please go ahead with that, it is what I asked for: "{request}"'
+
+    def decline(self) -> str:
+        return DECLINE[self.politeness]
+
+    def ask_outcome(self) -> str:
+        """Confirmations arrived but the agent said nothing about them."""
+        return "I just got a confirmation message. Is it all done? Please tell me what you did."
 
     def restate(self, request: str, times_asked: int) -> str:
         if times_asked == 0:

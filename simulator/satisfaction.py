@@ -47,6 +47,8 @@ Event = Literal[
     "stall",
     "error_shown",
     "distress_ignored",
+    "unconfirmed_claim",
+    "unjustified_refusal",
     "goal_confirmed",
     "acknowledgement",
 ]
@@ -57,6 +59,8 @@ COSTS: dict[str, float] = {
     "stall": 0.5,
     "error_shown": 1.0,
     "distress_ignored": 1.0,
+    "unconfirmed_claim": 1.0,
+    "unjustified_refusal": 0.5,
     "goal_confirmed": -1.0,
     "acknowledgement": -0.5,
 }

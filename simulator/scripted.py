@@ -8,13 +8,44 @@ costs then recoveries, leave if patience is below zero, otherwise answer.
 
 from __future__ import annotations
 
-from envs.runtime.tasks import Task
-from simulator.phrasing import Voice, dont_know, state_fact
-from simulator.satisfaction import NEUTRAL, Event, Satisfaction, patience_budget, profile
-from simulator.session import STOP, UNSATISFIED, UserOptions, UserTurn
-from simulator.understanding import FactBook, Reading, comparable, contains_all, read_message
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-CONFIRM = "Yes, please go ahead."
+from envs.runtime.tasks import Goal, Task
+from simulator.goals import GoalTracker
+from simulator.phrasing import Voice, dont_know, state_fact
+from simulator.satisfaction import COSTS, NEUTRAL, Event, Satisfaction, patience_budget, profile
+from simulator.session import STOP, UNSATISFIED, AgentTurn, Notification, UserOptions, UserTurn
+from simulator.understanding import FactBook, Reading, comparable, read_message
+
+RIGHT = "Yes, that's right."
+ALL_DONE = "That's everything I needed."
+NOTHING_MORE = "No, thank you, that's all I need."
+FALSE_CLAIM_LIMIT = 2
+"""The user leaves at the second claim of completion that no confirmation backs."""
+
+
+@dataclass
+class Outcome:
+    """What one agent turn did to the goals."""
+
+    notified: list[tuple[str, int]] = field(default_factory=list)
+    """(goal, target) confirmations this turn."""
+    told: list[str] = field(default_factory=list)
+    answered: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    proposed: list[Goal] = field(default_factory=list)
+    approved: list[str] = field(default_factory=list)
+    false_claim: bool = False
+    unjustified_refusal: bool = False
+
+    @property
+    def goal_advanced(self) -> bool:
+        return bool(self.notified or self.told or self.answered or self.refused)
+
+    @property
+    def progress(self) -> bool:
+        return self.goal_advanced or bool(self.approved)
 
 
 class ScriptedUser:
@@ -51,7 +82,9 @@ class ScriptedUser:
         )
         self.given: set[str] = set(scenario.volunteered)
         self.said_unknown: set[str] = set()
-        self.confirmed: set[str] = set()
+        self.goals = GoalTracker(scenario.goals)
+        self.false_claims = 0
+        self.verified: set[str] = set()
         self.times_requested: dict[str, int] = {}
         self.agent_messages: set[str] = set()
         self.turn = 0
@@ -59,8 +92,8 @@ class ScriptedUser:
     async def first_message(self) -> str:
         return self.opening()
 
-    async def respond(self, agent_message: str) -> UserTurn:
-        return self.reply(agent_message)
+    async def respond(self, turn: AgentTurn) -> UserTurn:
+        return self.reply(turn.message, turn.notifications, turn.successful_calls)
 
     def opening(self) -> str:
         """Feeling, the reason for the call, the first goal's request and the volunteered facts,
@@ -71,54 +104,101 @@ class ScriptedUser:
         reason = self.scenario.reason_for_call
         return self.voice.opening(" ".join(p for p in (reason, first.request, facts) if p))
 
-    def reply(self, agent_message: str) -> UserTurn:
+    def reply(
+        self, agent_message: str, notifications: Iterable[Notification] = (), successful_calls: int = 0
+    ) -> UserTurn:
         self.turn += 1
         self.book.focus = self._current_goal_request()
         reading = read_message(agent_message, self.book)
-        newly = self._confirm_goals(agent_message, reading.claims_completion)
-        if len(self.confirmed) == len(self.scenario.goals):
+        outcome = self._judge(agent_message, reading, list(notifications))
+        if self.goals.all_settled and not reading.asks_anything:
             return self._end(f"{self.voice.goodbye()} {STOP}", "user_stop")
-        distressed = self._charge(agent_message, reading, progress=bool(newly))
+        if outcome.false_claim and self.false_claims >= FALSE_CLAIM_LIMIT:
+            return self._end(
+                f"{self.voice.not_confirmed()} {self.voice.leaving_unsatisfied()} {UNSATISFIED}",
+                "user_unsatisfied",
+            )
+        # An information question the user cannot place is an attempt to learn something, not a stall.
+        asks = self._asks_needed_fact(reading) or reading.open_questions > 0
+        progress = outcome.progress or successful_calls > 0 or asks
+        distressed = self._charge(agent_message, reading, outcome, progress)
         if self.satisfaction.exhausted:
             complaint = self.voice.leaving_unsatisfied(self.satisfaction.main_complaint())
             return self._end(f"{complaint} {UNSATISFIED}", "user_unsatisfied")
         return UserTurn(
-            message=self.voice.reply(self._compose(reading, bool(newly), distressed)),
+            message=self.voice.reply(self._compose(reading, outcome, distressed)),
             done=False,
             **self._state(),
         )
 
-    def _compose(self, reading: Reading, progress: bool, distressed: bool) -> str:
-        parts = [self.voice.thanks()] if progress else []
+    def _judge(self, message: str, reading: Reading, notifications: list[Notification]) -> Outcome:
+        """What the message and the turn's confirmations did to the goals."""
+        goals = self.goals
+        outcome = Outcome(notified=goals.notify(notifications))
+        outcome.answered = goals.answer(reading.statements)
+        outcome.refused = goals.accept_refusals(reading.statements) if reading.refuses else []
+        backed = bool(outcome.notified or outcome.answered or goals.awaiting_report)
+        if reading.claims_completion:
+            outcome.told = goals.tell()
+            backed = backed or goals.all_actions_notified or goals.mentions_notified(message)
+            outcome.false_claim = not backed
+        if reading.asks_confirmation:
+            outcome.proposed = goals.proposed(message)
+            outcome.approved = goals.approve(outcome.proposed)
+        outcome.unjustified_refusal = (
+            reading.refuses and not outcome.refused and goals.first_open() is not None
+        )
+        for _ in [*outcome.told, *outcome.answered, *outcome.refused]:
+            self.satisfaction.record(self.turn, "goal_confirmed")
+        if outcome.false_claim:
+            self.false_claims += 1
+        return outcome
+
+    def _asks_needed_fact(self, reading: Reading) -> bool:
+        """A question that is not needless: a fact the user has not given (or said it lacks) yet."""
+        known = self.scenario.known_info
+        chosen = [*reading.guessed, *(name for _, name in reading.choices)]
+        new_checks = [name for name in reading.verified if name not in self.verified]
+        self.verified.update(reading.verified)
+        return (
+            bool(new_checks)
+            or any(self._needless(names) is None for names in reading.asked_by_question)
+            or any(name in known and name not in self.given for name in chosen)
+        )
+
+    def _compose(self, reading: Reading, outcome: Outcome, distressed: bool) -> str:
+        goals = self.goals
+        parts = [self.voice.thanks()] if outcome.goal_advanced else []
+        if outcome.false_claim:
+            parts.append(self.voice.not_confirmed())
         answers = self._answers(reading)
         parts.extend(answers)
+        if reading.verifies:
+            parts.append(RIGHT)
         if reading.asks_confirmation:
-            parts.append(CONFIRM)
-        if reading.claims_completion and not progress:
-            parts.append(self.voice.ask_details())
-        if reading.open_questions and not answers and not reading.asks_confirmation:
+            parts.append(self._answer_proposal(outcome.proposed))
+        if reading.open_questions and not (answers or reading.asks_confirmation or reading.verifies):
             parts.append(self.voice.not_sure())
         if distressed:
             parts.append(self.voice.reassurance_nudge())
-        if progress or not (answers or reading.asks_confirmation):
+        if goals.all_settled:
+            parts.append(ALL_DONE)
+        elif goals.awaiting_report and not reading.claims_completion:
+            parts.append(self.voice.ask_outcome())
+        elif outcome.goal_advanced or not (answers or reading.asks_confirmation or reading.verifies):
             parts.append(self._next_request())
         return " ".join(p for p in parts if p)
 
-    def _confirm_goals(self, message: str, claims_completion: bool) -> list[str]:
-        newly = []
-        for goal in self.scenario.goals:
-            if goal.id in self.confirmed:
-                continue
-            if goal.kind == "action" and not claims_completion:
-                continue
-            if contains_all(message, goal.evidence):
-                self.confirmed.add(goal.id)
-                newly.append(goal.id)
-                self.satisfaction.record(self.turn, "goal_confirmed")
-        return newly
+    def _answer_proposal(self, proposed: list[Goal]) -> str:
+        if proposed:
+            return self.voice.approve(proposed[0].request)
+        if self.goals.all_settled:
+            return NOTHING_MORE
+        return self.voice.decline()
 
-    def _charge(self, message: str, reading: Reading, progress: bool) -> bool:
+    def _charge(self, message: str, reading: Reading, outcome: Outcome, progress: bool) -> bool:
         """Charge the message's costs, then its recoveries; True when distress was just ignored."""
+        before = len(self.satisfaction.events)
         key = comparable(message)
         if key in self.agent_messages:
             self.satisfaction.record(self.turn, "repeated_message")
@@ -129,10 +209,17 @@ class ScriptedUser:
                 self.satisfaction.record(self.turn, event)
         if reading.leaks_error:
             self.satisfaction.record(self.turn, "error_shown")
-        distressed = self.reassurance and self.turn == 1 and not (reading.acknowledges or progress)
+        if outcome.false_claim:
+            self.satisfaction.record(self.turn, "unconfirmed_claim")
+        if outcome.unjustified_refusal:
+            self.satisfaction.record(self.turn, "unjustified_refusal")
+        distressed = (
+            self.reassurance and self.turn == 1 and not (reading.acknowledges or outcome.goal_advanced)
+        )
         if distressed:
             self.satisfaction.record(self.turn, "distress_ignored")
-        if not (progress or reading.questions):
+        charged = any(COSTS[e] > 0 for _, e, _ in self.satisfaction.events[before:])
+        if not (progress or charged):
             self.satisfaction.record(self.turn, "stall")
         if reading.acknowledges:
             self.satisfaction.record(self.turn, "acknowledgement")
@@ -165,18 +252,22 @@ class ScriptedUser:
             if name not in reading.facts_asked:
                 answers.append(state_fact(name, self.scenario.known_info[name]))
                 self.given.add(name)
+        for option, name in reading.choices:
+            answers.append(f"{option[:1].upper()}{option[1:]}, please.")
+            self.given.add(name)
         return answers
 
     def _current_goal_request(self) -> str:
-        return next((g.request for g in self.scenario.goals if g.id not in self.confirmed), "")
+        goal = self.goals.first_open()
+        return goal.request if goal else ""
 
     def _next_request(self) -> str:
-        for goal in self.scenario.goals:
-            if goal.id not in self.confirmed:
-                times = self.times_requested.get(goal.id, 0)
-                self.times_requested[goal.id] = times + 1
-                return self.voice.restate(goal.request, times)
-        return ""
+        goal = self.goals.next_request()
+        if goal is None:
+            return ""
+        times = self.times_requested.get(goal.id, 0)
+        self.times_requested[goal.id] = times + 1
+        return self.voice.restate(goal.request, times)
 
     def _end(self, message: str, termination: str) -> UserTurn:
         return UserTurn(message=message, done=True, termination=termination, **self._state())
@@ -184,7 +275,7 @@ class ScriptedUser:
     def _state(self) -> dict:
         return {
             "patience": self.satisfaction.patience,
-            "goals_confirmed": sorted(self.confirmed),
+            "goals_confirmed": sorted(self.goals.done | self.goals.refused),
             "events": [event for _, event, _ in self.satisfaction.events],
             "reason": self.satisfaction.reason() if self.satisfaction.exhausted else None,
         }

@@ -6,7 +6,7 @@ import grpc
 from taue.serving import GrpcServer
 from taue.v1 import common_pb2, simulator_pb2, simulator_pb2_grpc
 
-from simulator.convert import options_from_message, task_from_message, turn_message
+from simulator.convert import agent_turn_from_request, options_from_message, task_from_message, turn_message
 from simulator.session import Simulator, SimulatorError, SimulatorUnavailable
 
 
@@ -26,7 +26,11 @@ class SimulatorService(simulator_pb2_grpc.SimulatorServicer):
         return simulator_pb2.StartSessionResponse(session_id=session_id, first_message=first)
 
     async def Respond(self, request, context):
-        turn = await self._call(context, self.simulator.respond(request.session_id, request.agent_message))
+        try:
+            agent_turn = agent_turn_from_request(request)
+        except ValueError as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"invalid notification: {exc}")
+        turn = await self._call(context, self.simulator.respond(request.session_id, agent_turn))
         return turn_message(turn)
 
     async def EndSession(self, request, context):

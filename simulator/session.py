@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import secrets
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -13,6 +13,27 @@ from envs.runtime.tasks import Task
 STOP = "###STOP###"
 UNSATISFIED = "###UNSATISFIED###"
 Termination = Literal["user_stop", "user_unsatisfied"]
+
+
+class Notification(BaseModel):
+    """The service's confirmation of one successful write of the agent's last turn (what a real
+    customer receives by e-mail or SMS): the tool and its arguments, from the server's tool log."""
+
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+    def render(self) -> str:
+        """The confirmation as the customer reads it."""
+        details = ", ".join(f"{name.replace('_', ' ')}: {value}" for name, value in self.arguments.items())
+        return f"[Confirmation] {self.tool.replace('_', ' ')} completed ({details})."
+
+
+class AgentTurn(BaseModel):
+    """What the user gets after one agent turn: the agent's message and the service's confirmations."""
+
+    message: str
+    notifications: list[Notification] = Field(default_factory=list)
+    successful_calls: int = Field(default=0, description="Tool calls of the turn that succeeded (reads too).")
 
 
 class UserTurn(BaseModel):
@@ -41,7 +62,7 @@ class UserBackend(Protocol):
     """One simulated user. Backends may keep token counts in a `usage` dict attribute."""
 
     async def first_message(self) -> str: ...
-    async def respond(self, agent_message: str) -> UserTurn: ...
+    async def respond(self, turn: AgentTurn) -> UserTurn: ...
 
 
 BACKENDS = {
@@ -84,8 +105,8 @@ class Simulator:
         self._sessions[session_id] = user
         return session_id, first
 
-    async def respond(self, session_id: str, agent_message: str) -> UserTurn:
-        return await self._user(session_id).respond(agent_message)
+    async def respond(self, session_id: str, turn: AgentTurn) -> UserTurn:
+        return await self._user(session_id).respond(turn)
 
     def usage(self, session_id: str) -> dict:
         return dict(getattr(self._user(session_id), "usage", None) or {})

@@ -119,9 +119,6 @@ COMPLETION_WORDS = (
     "have been",
     "is now",
     "are now",
-    "here is",
-    "here are",
-    "the total",
 )
 NEGATIONS = ("not", "never", "unable", "cannot", "couldn't", "can't", "wasn't", "hasn't", "haven't", "failed")
 """A completion word preceded (within `NEGATION_WINDOW` words) by one of these is not a claim."""
@@ -147,16 +144,39 @@ ACKNOWLEDGEMENTS = (
     "i'm here to help",
     "i am here to help",
 )
-ERROR_LEAKS = (
-    "error executing tool",
-    "traceback",
-    "exception",
-    "validation error",
-    "error:",
-    "tool error",
-    "internal server error",
-    "an error occurred",
+MODALS = frozenset(
+    {"will", "would", "can", "could", "shall", "should", "to", "going", "let", "if", "once", "when"}
+    | {"whether", "might", "may", "must"}
 )
+"""A completion word preceded (within `NEGATION_WINDOW` words) by one of these is a plan, not a claim."""
+REFUSALS = (
+    "cannot",
+    "can't",
+    "can not",
+    "unable to",
+    "not able to",
+    "not allowed",
+    "not permitted",
+    "not eligible",
+    "not possible",
+    "won't be able",
+    "will not be able",
+    "i'm afraid",
+    "against our policy",
+    "against the policy",
+    "policy does not allow",
+    "policy doesn't allow",
+)
+ERROR_LEAK_PATTERNS = (
+    re.compile(r"traceback \(most recent call last\)", re.IGNORECASE),
+    re.compile(r"error executing tool", re.IGNORECASE),
+    re.compile(r"validation errors? for \w+", re.IGNORECASE),
+    re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception):"),
+    re.compile(r"(?:^|[\n`\"'>])\s*Error:"),
+    re.compile(r"\{\s*\"(?:error|detail|errors)\"\s*:"),
+)
+"""Raw tool errors quoted at the user: tracebacks, exception names, `Error:` lines, JSON error bodies.
+Plain-language refusals ("I cannot make an exception") are never leaks."""
 _STOP_WORDS_TEXT = (
     "a an the to of for my your you i me we us our in on at with and or is are was be been do does did "
     "what which how that this it its please would could can like want wish provide tell share give "
@@ -276,7 +296,7 @@ def _claims(sentence: str) -> bool:
     for phrase in COMPLETION_WORDS:
         for match in re.finditer(rf"\b{re.escape(phrase)}\b", text):
             before = text[: match.start()].split()[-NEGATION_WINDOW:]
-            if not any(word in NEGATIONS or word.endswith("n't") for word in before):
+            if not any(word in NEGATIONS or word in MODALS or word.endswith("n't") for word in before):
                 return True
     return False
 
@@ -291,17 +311,31 @@ class Reading:
     asked_by_question: list[list[str]] = field(default_factory=list)
     """The facts each fact-asking question names (one inner list per question)."""
     asks_confirmation: bool = False
-    verifies: bool = False
-    """A question states a fact's value back to the user (a check, not a request)."""
+    verified: list[str] = field(default_factory=list)
+    """Facts whose value a question states back to the user (a check, not a request)."""
     open_questions: int = 0
     """Questions the user cannot map to a fact or a confirmation."""
     offers: int = 0
     """Open offers of help ("Anything else?", "How can I help?")."""
     guessed: list[str] = field(default_factory=list)
     """Known facts a vague wh-question most likely means (answered, never charged)."""
+    choices: list[tuple[str, str]] = field(default_factory=list)
+    """Choice questions ("Mastercard or Visa?") answered from a known fact: (option, fact name)."""
+    statements: list[str] = field(default_factory=list)
+    """The sentences that are not questions: where completion claims, information and refusals count."""
     claims_completion: bool = False
+    refuses: bool = False
     acknowledges: bool = False
     leaks_error: bool = False
+
+    @property
+    def verifies(self) -> bool:
+        return bool(self.verified)
+
+    @property
+    def asks_anything(self) -> bool:
+        """Any question other than an open offer of further help."""
+        return len(self.questions) > self.offers
 
 
 @dataclass
@@ -320,11 +354,13 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
     text = normalise(message)
     reading = Reading(
         acknowledges=_has(text, ACKNOWLEDGEMENTS),
-        leaks_error=_has(text, ERROR_LEAKS),
+        leaks_error=any(pattern.search(message) for pattern in ERROR_LEAK_PATTERNS),
     )
     for sentence in sentences(message):
         if not _is_question(sentence):
+            reading.statements.append(sentence)
             reading.claims_completion = reading.claims_completion or _claims(sentence)
+            reading.refuses = reading.refuses or _has(normalise(sentence), REFUSALS)
             continue
         reading.questions.append(sentence)
         _read_question(normalise(sentence), book, reading)
@@ -333,22 +369,32 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
 
 
 def _opens_with_proposal(question: str) -> bool:
+    """ "Shall I…?" near the start; a wh-question ("Which one would you like me to cancel?") never is."""
+    if _WORD.findall(question)[:1] and _WORD.findall(question)[0] in WH_WORDS:
+        return False
     return any(0 <= question.find(phrase) < PROPOSAL_LEAD for phrase in PROPOSAL_PHRASES)
 
 
 def _read_question(question: str, book: FactBook, reading: Reading) -> None:
     named = facts_named(question, book.names)
-    if any(book.values.get(n) and normalise(book.values[n]) in question for n in named):
-        reading.verifies = reading.asks_confirmation = True
+    choice = _choice(question, book)
+    stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
+    if choice is not None:
+        reading.choices.append(choice)
+    elif stated:
+        reading.verified.extend(stated)
     elif _has(question, OPEN_OFFERS) and not named:
         reading.offers += 1
     elif _opens_with_proposal(question):
         reading.asks_confirmation = True
-    elif named:
+    elif named and not _asks_which_of_unknown(question, named, book):
         known = [n for n in named if n in book.known]
         reading.asked_by_question.append(known or named)
     elif _is_wh_question(question):
         guess = best_guess(question, book)
+        if guess is None and _WORD.findall(question)[:1] == ["which"]:
+            # "Which reservation…?": the known fact the current request is about identifies it.
+            guess = best_guess(book.focus, book)
         if guess:
             reading.guessed.append(guess)
         else:
@@ -357,6 +403,35 @@ def _read_question(question: str, book: FactBook, reading: Reading) -> None:
         reading.asks_confirmation = True
     else:
         reading.open_questions += 1
+
+
+def _asks_which_of_unknown(question: str, named: list[str], book: FactBook) -> bool:
+    """ "Which reservation…?" naming only facts the user does not know: answered from what they know."""
+    return _WORD.findall(question)[:1] == ["which"] and not any(n in book.known for n in named)
+
+
+def _choice(question: str, book: FactBook) -> tuple[str, str] | None:
+    """For "…, A or B?": the option a known fact's value names, with that fact; None when no single
+    option fits (or the question offers no options)."""
+    if " or " not in question:
+        return None
+    options = [o.strip(" ?.!") for o in re.split(r",|\bor\b|:", question)]
+    scores: list[tuple[int, int, str]] = []
+    for index, option in enumerate(options[1:], start=1):
+        words = set(content_words(option)) - GENERIC_WORDS
+        for name in sorted(book.known):
+            value = set(content_words(book.values.get(name, ""))) - GENERIC_WORDS
+            shared = sum(1 for w in words if any(_same_word(w, v) for v in value))
+            if shared:
+                scores.append((shared, index, name))
+    if not scores:
+        return None
+    best = max(score for score, _, _ in scores)
+    winners = {(index, name) for score, index, name in scores if score == best}
+    if len({index for index, _ in winners}) != 1:
+        return None
+    index, name = min(winners)
+    return options[index], name
 
 
 def _is_wh_question(question: str) -> bool:

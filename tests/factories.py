@@ -36,7 +36,14 @@ def make_task(
                 "unknown_info": ["membership"],
                 "discoverable": {"payment_id": "credit_card_1", "flight_number": "HAT001", "price": "120"},
                 "goals": [
-                    {"id": "g1", "request": "Please cancel reservation ABC123.", "evidence": ["ABC123"]},
+                    {
+                        "id": "g1",
+                        "request": "Please cancel reservation ABC123.",
+                        "evidence": ["ABC123"],
+                        "targets": [
+                            {"tool": "cancel_reservation", "arguments": {"reservation_id": "ABC123"}}
+                        ],
+                    },
                     {
                         "id": "g2",
                         "kind": "information",

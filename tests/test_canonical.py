@@ -1,4 +1,5 @@
-"""Canonical state: primary-key order, sorted keys, int/float kept apart, one sha256; clone and reset."""
+"""Canonical state: primary-key order, sorted keys, int/float kept apart, one sha256; clone and reset;
+the comparable state, where independent creations commute."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ import json
 import pytest
 from sqlmodel import Field
 
-from envs.runtime.database import JSONText, SeedImage, canonical_json, state_hash, table_base
+from envs.runtime.database import EpisodeDatabase, JSONText, SeedImage, canonical_json, state_hash, table_base
+from envs.runtime.domain import Domain
 from envs.runtime.registry import get_domain
+from envs.runtime.task_checks import replay
+from envs.runtime.tasks import Action
 
 Table = table_base("canonical-test")
 
@@ -113,8 +117,6 @@ def full_render(db) -> str:
 
 @pytest.mark.parametrize("name", ["airline", "retail"])
 async def test_cached_state_equals_full_render_after_every_task(name: str) -> None:
-    from envs.runtime.task_checks import replay
-
     domain = get_domain(name)
     for task in domain.tasks:
         db, _ = await replay(domain, task.initial_state + task.evaluation.actions)
@@ -132,3 +134,132 @@ def test_inserted_and_deleted_rows_keep_primary_key_order() -> None:
     state = json.loads(db.canonical_state())
     assert [row["item_id"] for row in state["items"]] == ["a", "b", "c"]
     assert db.canonical_state() == full_render(db)
+
+
+# Comparable state: ids of created rows renamed by content, so independent creations commute.
+
+BOOKING = {
+    "user_id": "freya_jovanovic_7500", "origin": "CLT", "destination": "EWR", "flight_type": "one_way",
+    "cabin": "economy", "flights": [{"flight_number": "HAT002", "date": "2024-05-26"}],
+    "passengers": [{"first_name": "Freya", "last_name": "Jovanovic", "dob": "1964-02-18"}],
+    "payment_methods": [{"payment_id": "credit_card_9172339", "amount": 220}],
+    "total_baggages": 2, "nonfree_baggages": 0, "insurance": "yes",
+}  # fmt: skip
+
+
+def booked(bags: int) -> Action:
+    """The booking above with `bags` paid bags (50 each on the same credit card)."""
+    payment = [{"payment_id": "credit_card_9172339", "amount": 220 + 50 * bags}]
+    return Action(
+        name="book_reservation", arguments={**BOOKING, "nonfree_baggages": bags, "payment_methods": payment}
+    )
+
+
+def appointment(patient: str, provider: str, date: str, time: str, kind: str) -> Action:
+    arguments = {"patient_id": patient, "provider_id": provider, "date": date, "time": time}
+    return Action(name="schedule_appointment", arguments={**arguments, "appointment_type": kind})
+
+
+def ticket(customer: str, category: str, priority: str) -> Action:
+    arguments = {"customer_id": customer, "category": category, "priority": priority}
+    return Action(name="create_support_ticket", arguments=arguments)
+
+
+def certificate(amount: int, user: str = "anders_mendoza_7181") -> Action:
+    return Action(name="send_certificate", arguments={"user_id": user, "amount": amount})
+
+
+# (domain, first creation, second creation, a third one unlike the first two)
+CREATIONS = {
+    "airline reservations": ("airline", booked(0), booked(1), booked(2)),
+    "airline certificates": ("airline", certificate(100), certificate(250), certificate(300)),
+    "telecom tickets": (
+        "telecom",
+        ticket("marisol_hallstrom_2080", "mobile", "high"),
+        ticket("tova_drummond_4398", "security", "low"),
+        ticket("gemma_rinaldi_2638", "billing", "medium"),
+    ),
+    "telehealth appointments": (
+        "telehealth",
+        appointment(
+            "anselm_moreau_7289",
+            "celeste_cardenas_pediatrics_tracer_0001",
+            "2026-01-01",
+            "09:00",
+            "routine_checkup",
+        ),
+        appointment(
+            "anselm_castellanos_7708",
+            "anselm_albright_cardiology_tracer_0001",
+            "2025-12-02",
+            "07:30",
+            "follow_up",
+        ),
+        appointment(
+            "arjun_ostrowski_tracer_0001",
+            "darius_beaumont_device_coaching_tracer_0001",
+            "2025-12-01",
+            "13:30",
+            "device_coaching",
+        ),
+    ),
+}
+
+
+async def replayed(domain: Domain, actions: list[Action]) -> EpisodeDatabase:
+    db, log = await replay(domain, actions)
+    assert all(call.ok for call in log), [call.output for call in log if not call.ok]
+    return db
+
+
+@pytest.mark.parametrize("case", sorted(CREATIONS))
+async def test_independent_creations_hash_the_same_in_either_order(case: str) -> None:
+    name, first, second, other = CREATIONS[case]
+    domain = get_domain(name)
+    forward = await replayed(domain, [first, second])
+    backward = await replayed(domain, [second, first])
+    assert forward.canonical_state() != backward.canonical_state()  # the generated ids did swap
+    assert forward.comparable_state() == backward.comparable_state()
+    assert forward.state_hash() == backward.state_hash()
+    different = await replayed(domain, [first, other])
+    assert different.state_hash() != forward.state_hash()
+    assert (await replayed(domain, [first])).state_hash() != forward.state_hash()
+    assert "@created:" in forward.comparable_state()
+
+
+async def test_created_ids_are_renamed_in_references_and_derived_strings() -> None:
+    domain = get_domain("telehealth")
+    _, first, second, _ = CREATIONS["telehealth appointments"]
+    db = await replayed(domain, [first, second])
+    created = json.loads(db.canonical_state())["appointments"]
+    new = [row for row in created if row["appointment_id"] not in domain.seed_image.row_texts["appointments"]]
+    assert len(new) == 2 and all(row["insurance_authorization"] for row in new)
+    comparable = db.comparable_state()
+    for row in new:  # the key, the meeting link's tail and the authorization number all renamed
+        assert row["appointment_id"] not in comparable and row["insurance_authorization"] not in comparable
+    airline = get_domain("airline")
+    both = json.loads((await replayed(airline, [booked(1), booked(0)])).comparable_state())
+    user = next(row for row in both["users"] if row["user_id"] == BOOKING["user_id"])
+    assert user["reservations"][-2:] == ["@created:reservations:0001", "@created:reservations:0002"]
+
+
+async def test_certificate_ids_are_scoped_to_their_user() -> None:
+    """Each user's certificates are numbered from `certificate_3221322`: renamed within the user."""
+    domain = get_domain("airline")
+    other = [certificate(50, "emeka_lindqvist_8656"), certificate(75, "emeka_lindqvist_8656")]
+    forward = await replayed(domain, [certificate(100), *other, certificate(250)])
+    backward = await replayed(domain, [certificate(250), *other, certificate(100)])
+    assert forward.canonical_state() != backward.canonical_state()
+    assert forward.state_hash() == backward.state_hash()
+    swapped = await replayed(domain, [certificate(100), *reversed(other), certificate(250)])
+    assert swapped.state_hash() == forward.state_hash()
+    moved = await replayed(domain, [certificate(100), other[0], certificate(75), certificate(250)])
+    assert moved.state_hash() != forward.state_hash()  # a certificate given to another user
+
+
+async def test_comparable_state_is_the_canonical_state_when_nothing_was_created() -> None:
+    domain = get_domain("retail")
+    task = next(t for t in domain.tasks if any(a.name in domain.write_tools for a in t.evaluation.actions))
+    db = await replayed(domain, task.initial_state + task.evaluation.actions)
+    assert db.comparable_state() == db.canonical_state()
+    assert db.state_and_hash() == (db.canonical_state(), state_hash(db.canonical_state()))

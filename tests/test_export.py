@@ -1,8 +1,8 @@
 """`taue db export`: a seed database, the database after a task's ground truth (replayed over MCP on an
 embedded server) and a live episode's database, in the published JSON layout.
 
-The exported files are read back into a database and hashed: the hash must equal the scorer's expected
-end state, so nothing is lost or changed in either direction.
+The exported files are read back into a database: its canonical state must equal the ground truth's
+end state (the state the scorer's expected hash is of), so nothing is lost or changed in either direction.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from agent_runner.mcp_session import episode_session
 from envs.runtime.database import SeedImage
 from envs.runtime.domain import Domain
 from envs.runtime.registry import domain_names, get_domain
+from envs.runtime.task_checks import replay
 from envs.runtime.tasks import Task
 from envs.task_sets.exporter import published_tables, seed_state, write_tables
 from envs.task_sets.loader import read_table, table_models
@@ -36,11 +37,19 @@ def first_task_with_writes(domain: Domain) -> Task:
     return next(t for t in domain.tasks if any(a.name in domain.write_tools for a in t.evaluation.actions))
 
 
-def hash_of_files(domain: Domain, folder: Path) -> str:
-    """Read exported table files back into a database of `domain`'s tables and hash its state."""
+def state_of_files(domain: Domain, folder: Path) -> str:
+    """Read exported table files back into a database of `domain`'s tables: its canonical state."""
     models = table_models(domain)
     rows = [row for name, model in models.items() for row in read_table(folder / f"{name}.json", model)[0]]
-    return SeedImage(domain.tables, rows).clone().state_hash()
+    return SeedImage(domain.tables, rows).clone().canonical_state()
+
+
+async def expected_state(domain: Domain, task: Task) -> str:
+    """The canonical state after the task's ground truth, as the scorer replays it for its hash."""
+    actions = [a for a in task.initial_state + task.evaluation.actions if a.name not in domain.terminal_tools]
+    db, _ = await replay(domain, actions)
+    assert db.state_hash() == await ExpectedStates().hash_for(domain, task)
+    return db.canonical_state()
 
 
 @pytest.mark.parametrize("name", domain_names())
@@ -50,11 +59,11 @@ async def test_export_after_a_task_reads_back_as_the_expected_end_state(name: st
     state, problems = await state_after(domain, task)
     assert problems == []
     write_tables(tmp_path, published_tables(domain, state))
-    assert hash_of_files(domain, tmp_path) == await ExpectedStates().hash_for(domain, task)
+    assert state_of_files(domain, tmp_path) == await expected_state(domain, task)
     seed = tmp_path / "seed"
     write_tables(seed, published_tables(domain, seed_state(domain)))
-    assert hash_of_files(domain, seed) == domain.new_database().state_hash()
-    assert hash_of_files(domain, seed) != hash_of_files(domain, tmp_path)
+    assert state_of_files(domain, seed) == domain.new_database().canonical_state()
+    assert state_of_files(domain, seed) != state_of_files(domain, tmp_path)
 
 
 def test_cli_exports_the_seed_and_the_state_after_a_task(tmp_path: Path) -> None:
@@ -93,7 +102,7 @@ async def test_a_live_episode_is_exported_from_its_control_port(servers, http, t
     exported, state = await live_state(server.control_url, created["episode_id"], None)
     assert exported is domain
     write_tables(tmp_path / "lib", published_tables(domain, state))
-    assert hash_of_files(domain, tmp_path / "lib") == await ExpectedStates().hash_for(domain, task)
+    assert state_of_files(domain, tmp_path / "lib") == await expected_state(domain, task)
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "agent_runner", "db", "export", "--episode", created["episode_id"],
         "--control-url", server.control_url, "--format", "tau-bench", str(tmp_path / "cli"),

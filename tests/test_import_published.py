@@ -19,7 +19,7 @@ import pytest
 
 from agent_runner.runner import RunConfig, execute_run
 from envs.runtime.registry import domain_names, get_domain
-from envs.runtime.task_checks import _scenario_problems
+from envs.runtime.task_checks import _scenario_problems, output_problems
 from envs.runtime.tasks import Task, twin_mismatches
 from envs.task_sets.exporter import published_tables, seed_state
 from envs.task_sets.importer import import_task_set
@@ -122,8 +122,11 @@ async def test_every_imported_task_validates(imports, domain: str, split: str) -
     assert twin_mismatches(tasks) == []
     for task in tasks:
         assert task.domain == domain and all(a.name in task_set.mcp_tools for a in task.evaluation.actions)
-        problems = [p for p in _scenario_problems(task_set, task) if "contains a comma" not in p]
-        assert problems == [], (task.id, problems)
+        # Published outputs the validator would reject (too short, or said by the user) are kept as
+        # published and flagged on the task; every other problem is ours.
+        problems = _scenario_problems(task_set, task)
+        flagged = [p for p in output_problems(task) if f"{p}; kept as published" in task.provenance.flags]
+        assert [p for p in problems if p not in flagged] == [], (task.id, problems)
 
 
 @pytest.mark.parametrize("split", ["train", "dev"])
@@ -181,3 +184,25 @@ async def test_oracle_with_scripted_user_scores_one_on_a_sample(imports, domain:
     assert all(r.reward == 1 and r.termination == "user_stop" for r in report.records), [
         (r.task_id, r.termination, r.breakdown.db_match) for r in report.records if r.reward != 1
     ]
+
+
+@pytest.mark.parametrize("domain", PUBLISHED)
+async def test_careful_agents_reach_the_oracle_on_the_imported_train_sample(
+    imports, domain: str, tmp_path: Path
+) -> None:
+    """The fair judge on published tasks: agents that ask before each write and report it (two
+    wordings) score at least 95 % of what the oracle scores on the same sample."""
+    info = await imported(imports, domain, "train")
+    tasks = get_domain(info.name).tasks
+    clean = [t.id for t in tasks if t.emotion is not None and t.id not in set(info.replay_failures)]
+    sample = clean[SAMPLE_EVERY // 2 :: SAMPLE_EVERY]
+    scores = {}
+    for agent in ("oracle", "careful-readback", "careful-combined"):
+        config = RunConfig(run=agent, domains=[info.name], agent=agent, trials=1, task_ids=sample)
+        report = await execute_run(config, tmp_path / agent, {}, concurrency=32)
+        assert report.failed == 0 and len(report.records) == len(sample)
+        scores[agent] = sum(r.reward for r in report.records) / len(sample)
+    print(f"{domain}: {scores}")
+    assert scores["oracle"] > 0.9
+    assert scores["careful-readback"] >= 0.95 * scores["oracle"]
+    assert scores["careful-combined"] >= 0.95 * scores["oracle"]

@@ -14,7 +14,15 @@ from envs.runtime.registry import get_domain
 from simulator import llm
 from simulator.anchors import anchors_for
 from simulator.llm import AGENT_GREETING, LLMUser, parse_reply, system_prompt
-from simulator.session import STOP, UNSATISFIED, SimulatorError, SimulatorUnavailable, UserOptions
+from simulator.session import (
+    STOP,
+    UNSATISFIED,
+    AgentTurn,
+    Notification,
+    SimulatorError,
+    SimulatorUnavailable,
+    UserOptions,
+)
 from tests.factories import make_task
 from tests.openai_double import OpenAIDouble
 
@@ -38,8 +46,16 @@ async def test_requests_are_exactly_the_role_flipped_conversation() -> None:
     async with OpenAIDouble(replies) as double:
         user = LLMUser(task, SEED, options(double.base_url))
         first = await user.first_message()
-        turn = await user.respond("Done: reservation ABC123 is cancelled and 120 is refunded.")
+        turn = await user.respond(
+            AgentTurn(
+                message="Done: reservation ABC123 is cancelled and 120 is refunded.",
+                notifications=[
+                    Notification(tool="cancel_reservation", arguments={"reservation_id": "ABC123"})
+                ],
+            )
+        )
     prompt = system_prompt(task, SEED)
+    assert '"[Confirmation]"' in prompt  # the user is told how the service's confirmations look
     opening = [{"role": "system", "content": prompt}, {"role": "user", "content": AGENT_GREETING}]
     common = {"model": "user-model", "temperature": 0.0, "seed": SEED, "max_tokens": llm.MAX_TOKENS}
     assert double.requests == [
@@ -49,7 +65,11 @@ async def test_requests_are_exactly_the_role_flipped_conversation() -> None:
             "messages": [
                 *opening,
                 {"role": "assistant", "content": "Hi, please cancel ABC123."},
-                {"role": "user", "content": "Done: reservation ABC123 is cancelled and 120 is refunded."},
+                {
+                    "role": "user",
+                    "content": "Done: reservation ABC123 is cancelled and 120 is refunded.\n"
+                    "[Confirmation] cancel reservation completed (reservation id: ABC123).",
+                },
             ],
         },
     ]
@@ -104,7 +124,7 @@ async def test_unsatisfied_reply_records_the_reason() -> None:
     ) as d:
         user = LLMUser(make_task(), SEED, options(d.base_url))
         await user.first_message()
-        turn = await user.respond("What is your payment id?")
+        turn = await user.respond(AgentTurn(message="What is your payment id?"))
     assert turn.done and turn.termination == "user_unsatisfied"
     assert turn.reason == "You keep asking me things."
 

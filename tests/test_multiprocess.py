@@ -183,9 +183,10 @@ def test_bring_your_own_agent_by_hand(stack: dict) -> None:
     from mcp import Client
 
     async def act() -> None:
-        async with httpx2.AsyncClient(
-            headers={"Authorization": f"Bearer {episode['token']}"}, timeout=30
-        ) as http, Client(streamable_http_client(episode["mcp_url"], http_client=http)) as client:
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {episode['token']}"}, timeout=30) as http,
+            Client(streamable_http_client(episode["mcp_url"], http_client=http)) as client,
+        ):
             for action in task.evaluation.actions:
                 result = await client.call_tool(action.name, dict(action.arguments))
                 assert not result.is_error, result.content

@@ -65,11 +65,15 @@ def test_oracle_scores_one_on_every_episode(oracle_run: Path) -> None:
         (r.task_id, r.termination, r.breakdown.db_match) for r in records if r.reward != 1
     ]
     summary = json.loads(taue("summary", str(oracle_run), "--json", cwd=oracle_run).stdout)
-    assert summary["episodes"] == 3 * tasks
+    emotional = sum(1 for name in ("airline", "retail") for t in get_domain(name).tasks if t.emotion)
+    assert summary["headline"] == "emotional" and summary["episodes"] == 3 * emotional
     assert summary["avg_at_k"] == 1.0 and summary["pass_hat_k"] == {"1": 1.0, "2": 1.0, "3": 1.0}
     assert summary["unsatisfied_rate"] == 0.0 and summary["avg_reward"] == 1.0
+    assert summary["neutral"]["episodes"] == 3 * (tasks - emotional) and summary["neutral"]["avg_at_k"] == 1.0
+    assert summary["emotion_delta"] == {"delta": 0.0, "ci_low": 0.0, "ci_high": 0.0, "pairs": emotional}
     assert set(summary["by_domain"]) == {"airline", "retail"}
-    assert "neutral" in summary["by_family"] and len(summary["by_family"]) >= 4
+    assert "neutral" not in summary["by_family"] and len(summary["by_family"]) >= 3
+    assert set(summary["by_politeness"]) | set(summary["by_urgency"]) | set(summary["by_trust"])
 
 
 def test_rerun_adds_nothing_and_restores_deleted_records(oracle_run: Path) -> None:

@@ -1,12 +1,12 @@
-"""Reward rules (DESIGN §8) and the ground-truth replay, on real airline and retail tasks."""
+"""Reward rules and the ground-truth replay, on real airline and retail tasks; expected outputs."""
 
 from __future__ import annotations
 
 import pytest
 
-from envs.runtime.database import state_hash
 from envs.runtime.registry import get_domain
-from envs.runtime.task_checks import replay
+from envs.runtime.task_checks import output_problems, replay, too_short
+from envs.runtime.tasks import Action
 from scorer.replay import ExpectedStates
 from scorer.reward import LoggedCall, Message, outputs_found, score
 from scorer.scorer import Scorer, ScoreRequest
@@ -29,8 +29,8 @@ async def test_expected_hash_is_the_replayed_state_and_differs_from_seed() -> No
     domain, task = task_with_outputs("airline")
     db, log = await replay(domain, task.evaluation.actions)
     assert all(call.ok for call in log)
-    assert await expected(domain, task) == state_hash(db.canonical_state())
-    assert await expected(domain, task) != state_hash(domain.new_database().canonical_state())
+    assert await expected(domain, task) == db.state_hash()
+    assert await expected(domain, task) != domain.new_database().state_hash()
 
 
 @pytest.mark.parametrize("domain_name", ["airline", "retail"])
@@ -54,13 +54,77 @@ async def test_reward_rules(domain_name: str) -> None:
         assert score(domain, task, gold, gold, said(everything), [], termination).reward == 0
 
 
-def test_outputs_match_case_insensitive_with_commas_removed() -> None:
-    transcript = [
-        Message(role="agent", content="Your total is $1,234.50 and status PENDING."),
-        Message(role="user", content="the code is 777"),
+def test_outputs_match_by_tokens_numbers_by_value() -> None:
+    transcript = said(
+        "Your refund of $85 is on its way, and 1,568 miles were added.",
+        "Status: PENDING... the   Speed-Test passed.",
+    )
+    transcript.append(Message(role="user", content="the code is 777"))
+    outputs = [
+        "85",
+        "$85",
+        "85.00",
+        "85.0",
+        "1568",
+        "1,568",
+        "pending",
+        "status pending",
+        "777",
+        "speed-test",
     ]
-    found = outputs_found(["1234.50", "pending", "777"], transcript)
-    assert found == {"1234.50": True, "pending": True, "777": False}  # user messages never count
+    found = outputs_found(outputs, transcript)
+    assert found == {output: output != "777" for output in outputs}  # user messages never count
+    for agent_said in ("$850 in all", "8.5 per day", "order 185", "85th"):
+        assert outputs_found(["85"], said(agent_said)) == {"85": False}, agent_said
+    assert outputs_found(["8.5"], said("85")) == {"8.5": False}
+    assert outputs_found(["$1,234.50"], said("That is 1234.5 dollars")) == {"$1,234.50": True}
+    assert outputs_found(["refund issued"], said("refund was issued")) == {"refund issued": False}
+
+
+async def test_transfer_scores_only_when_the_gold_transfers() -> None:
+    domain, task = task_with_outputs("airline")
+    gold = await expected(domain, task)
+    everything = said(" ".join(task.evaluation.outputs))
+    assert not any(a.name in domain.terminal_tools for a in task.evaluation.actions)
+    # The agent did every write and said everything, then handed the user off: abandoned, 0.
+    abandoned = score(domain, task, gold, gold, everything, [], "agent_transfer")
+    assert abandoned.reward == 0 and abandoned.db_match is True and all(abandoned.outputs_found.values())
+    transfer = Action(name="transfer_to_human_agents", arguments={"summary": "needs a human"})
+    actions = [*task.evaluation.actions, transfer]
+    transferring = task.model_copy(
+        update={"evaluation": task.evaluation.model_copy(update={"actions": actions})}
+    )
+    assert await expected(domain, transferring) == gold  # the transfer changes no state
+    assert score(domain, transferring, gold, gold, everything, [], "agent_transfer").reward == 1
+    assert score(domain, transferring, gold, "0" * 64, everything, [], "agent_transfer").reward == 0
+    assert score(domain, transferring, gold, gold, said("bye"), [], "agent_transfer").reward == 0
+    assert score(domain, transferring, gold, gold, everything, [], "user_stop").reward == 1
+    assert score(domain, task, gold, gold, everything, [], "user_stop").reward == 1
+
+
+def test_short_outputs_need_numeric_context() -> None:
+    for output in ("5", "no", "Yes", "SFO", "$5", "5.00", "85", "N/A", "", "!!"):
+        assert too_short(output), output
+    for output in ("$85", "85.00", "8.5", "470", "1568", "HAT042", "none", "speed test", "€12"):
+        assert not too_short(output), output
+
+
+def test_outputs_the_user_says_are_rejected() -> None:
+    _, task = task_with_outputs("airline")
+    scenario = task.user_scenario
+    value = next(iter(scenario.known_info.values()))
+    evaluation = task.evaluation.model_copy(update={"outputs": ["7", value.upper(), "a refund of $1,234.50"]})
+    changed = task.model_copy(
+        update={
+            "evaluation": evaluation,
+            "instruction": task.instruction + " You were promised a refund of 1234.5 dollars.",
+        }
+    )
+    problems = output_problems(changed)
+    assert any("'7' is too short" in p for p in problems)
+    assert any(f"{value.upper()!r} occurs in the user's own scenario text" in p for p in problems)
+    assert any("'a refund of $1,234.50' occurs" in p for p in problems)
+    assert len(problems) == 3
 
 
 async def test_diagnostics_compare_server_log_with_gold() -> None:

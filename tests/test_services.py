@@ -68,6 +68,37 @@ async def test_simulator_service_health_reflection_and_sessions(simulator_server
     await chan.close()
 
 
+async def test_notifications_cross_the_service_and_confirm_goals_structurally(simulator_server) -> None:
+    chan = channel(simulator_server.address)
+    stub = simulator_pb2_grpc.SimulatorStub(chan)
+    task = get_domain("airline").task_index["airline-001"]
+    started = await stub.StartSession(simulator_pb2.StartSessionRequest(task=user_task_message(task), seed=0))
+    cancel = next(a for a in task.evaluation.actions if a.name == "cancel_reservation")
+    claim = f"Your reservation {cancel.arguments['reservation_id']} has been cancelled."
+    confirmed = simulator_pb2.Notification(tool=cancel.name, arguments_json=json.dumps(cancel.arguments))
+    turn = await stub.Respond(
+        simulator_pb2.RespondRequest(
+            session_id=started.session_id, agent_message=claim, notifications=[confirmed], successful_calls=1
+        )
+    )
+    assert list(turn.state.goals_confirmed) == ["cancel"] and not turn.done
+    bad = simulator_pb2.Notification(tool="cancel_reservation", arguments_json="{not json")
+    with pytest.raises(grpc.aio.AioRpcError) as invalid:
+        await stub.Respond(
+            simulator_pb2.RespondRequest(
+                session_id=started.session_id, agent_message="x", notifications=[bad]
+            )
+        )
+    assert (
+        invalid.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "notification" in invalid.value.details()
+    )
+    again = await stub.Respond(
+        simulator_pb2.RespondRequest(session_id=started.session_id, agent_message="Hm?")
+    )
+    assert not again.done  # the bad request changed nothing and the session goes on
+    await chan.close()
+
+
 async def test_simulator_service_errors_are_clear_statuses_and_it_keeps_serving(simulator_server) -> None:
     chan = channel(simulator_server.address)
     stub = simulator_pb2_grpc.SimulatorStub(chan)
@@ -124,14 +155,18 @@ async def test_scorer_service_matches_the_library(scorer_server) -> None:
 def _outcomes():
     from scorer.metrics import EpisodeOutcome
 
-    for task, rewards in (("a", [1, 1, 0]), ("b", [-1, 0, 1])):
+    for task, rewards in (("a", [1, 1, 0]), ("b", [-1, 0, 1]), ("a-neutral", [1, 1, 1])):
         for trial, reward in enumerate(rewards):
             termination = "user_unsatisfied" if reward == -1 else "user_stop"
             yield EpisodeOutcome(
                 task_id=task,
                 domain="airline",
                 trial=trial,
-                family="fear",
+                condition=None if task.endswith("-neutral") else "fear.anxiety.warm.high.cautious",
+                family=None if task.endswith("-neutral") else "fear",
+                politeness=None if task.endswith("-neutral") else "warm",
+                urgency=None if task.endswith("-neutral") else "high",
+                trust=None if task.endswith("-neutral") else "cautious",
                 reward=reward,
                 termination=termination,
             )

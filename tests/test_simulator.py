@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from agent_runner.agents.oracle import completion_report
+from agent_runner.agents.oracle import completion_report, refused_goals
 from agent_runner.agents.pester import argument_names
 from agent_runner.embedded import Services, embedded_services
 from agent_runner.episode import episode_seed
@@ -33,12 +33,13 @@ from simulator.satisfaction import (
     tolerated_needless_questions,
 )
 from simulator.scripted import ScriptedUser
-from simulator.session import STOP, UNSATISFIED, Simulator, UserOptions
+from simulator.session import STOP, UNSATISFIED, AgentTurn, Notification, Simulator, UserOptions
 from simulator.taxonomy import CONDITIONS, EMOTIONS
 from simulator.understanding import FactBook, best_guess, read_message
 from tests.factories import make_task
 
 DOCS = Path(__file__).parent.parent / "docs" / "simulator.md"
+CANCELLED = [Notification(tool="cancel_reservation", arguments={"reservation_id": "ABC123"})]
 NEUTRAL_PATIENCE = patience_budget("neutral", "moderate", "cautious", "frustration")
 SAMPLE = CONDITIONS[::7]
 
@@ -66,7 +67,8 @@ def test_same_seed_same_conversation_different_seed_may_differ() -> None:
 
     def converse(seed: int) -> list[str]:
         user = ScriptedUser(make_task("warm", "high", "skeptical"), seed=seed)
-        return [user.opening(), *(user.reply(m).message for m in script)]
+        replies = [user.reply(m, CANCELLED if "cancelled" in m else ()).message for m in script]
+        return [user.opening(), *replies]
 
     assert converse(7) == converse(7)
     assert any(converse(7) != converse(s) for s in range(8, 20))
@@ -109,18 +111,61 @@ def test_request_phrases_count_as_questions() -> None:
     assert "ABC123" in turn.message and turn.events == []
 
 
-def test_confirmation_request_gets_yes() -> None:
+def test_confirmation_request_for_a_pending_goal_gets_a_yes_that_names_it() -> None:
     user = ScriptedUser(make_task(), seed=0)
     turn = user.reply("Shall I go ahead and cancel reservation ABC123?")
-    assert "Yes, please go ahead." in turn.message
-    assert turn.goals_confirmed == []  # a question is not a claim that it is done
+    assert 'Yes, please go ahead with that, it is what I asked for: "Please cancel reservation ABC123."' in (
+        turn.message
+    )
+    assert turn.goals_confirmed == [] and not turn.done  # a question is not a claim that it is done
+    assert turn.events == []  # a first approval is progress: no stall
+
+
+def test_a_read_back_asking_for_confirmation_never_ends_the_episode() -> None:
+    user = ScriptedUser(make_task(), seed=0)
+    turn = user.reply(
+        "Here is the change I would make: cancel reservation ABC123, the total refund is 120 and it has "
+        "been checked. Shall I go ahead?"
+    )
+    assert not turn.done and "Yes, please go ahead" in turn.message
+    assert "unconfirmed_claim" not in turn.events
+
+
+def test_confirmation_request_for_something_not_asked_is_refused() -> None:
+    for proposal in (
+        "Shall I cancel reservation XYZ999 instead?",  # another reservation
+        "Would you like me to upgrade ABC123 to business class for $900?",  # an upgrade nobody asked for
+        "Shall I proceed with step 2?",  # vague
+    ):
+        user = ScriptedUser(make_task(), seed=0)
+        turn = user.reply(proposal)
+        assert "No, that's not what I asked for." in turn.message, proposal
+        assert "Yes" not in turn.message and turn.events == ["stall"], proposal
+
+
+def test_choice_question_gets_the_option_the_scenario_names() -> None:
+    user = ScriptedUser(make_task(), seed=0)
+    turn = user.reply("Which cabin should I book, economy or business?")
+    assert "Economy, please." in turn.message and "go ahead" not in turn.message
     assert turn.events == []
+
+
+def test_which_question_for_an_unknown_fact_gets_the_identifying_facts_the_user_knows() -> None:
+    task = make_task()
+    scenario = task.user_scenario
+    scenario.discoverable["reservation_id"] = scenario.known_info.pop("reservation_id")
+    scenario.known_info["business_trip"] = "the business trip to Dallas on May 24"
+    scenario.goals[0].request = "Please cancel my business trip."
+    user = ScriptedUser(task, seed=0)
+    turn = user.reply("Which reservation would you like me to cancel?")
+    assert "the business trip to Dallas on May 24" in turn.message
+    assert "needless" not in " ".join(turn.events)
 
 
 def test_verification_of_a_stated_value_is_a_yes_not_a_request() -> None:
     user = ScriptedUser(make_task(), seed=0)
     turn = user.reply("Just to check, your user id is ana_lee_1234, right?")
-    assert "Yes, please go ahead." in turn.message and turn.events == []
+    assert "Yes, that's right." in turn.message and turn.events == []
 
 
 def test_question_for_a_known_fact_wins_over_a_discoverable_one() -> None:
@@ -161,20 +206,83 @@ def test_completion_claims_must_be_statements_and_not_negated() -> None:
     assert read_message("Refund of 1,234.50 issued to jo.doe@example.com. Done.", names).claims_completion
 
 
-def test_unverifiable_completion_claim_is_a_stall_and_the_user_asks_for_details() -> None:
-    user = ScriptedUser(make_task(), seed=0)
-    turn = user.reply("I have cancelled your reservation.")
-    assert turn.goals_confirmed == [] and turn.events == ["stall"]
-    assert "details" in turn.message
-
-
-def test_stop_when_every_goal_confirmed() -> None:
-    user = ScriptedUser(make_task(), seed=0)
+def test_a_claim_without_a_confirmation_is_doubted_and_the_second_ends_the_episode() -> None:
+    user = ScriptedUser(make_task("warm", "low", "trusting"), seed=0)  # the most patient user
     turn = user.reply("Reservation ABC123 has been cancelled.")
+    assert turn.goals_confirmed == [] and not turn.done
+    assert "haven't received any confirmation" in turn.message
+    assert turn.events == ["unconfirmed_claim"]
+    turn = user.reply("I promise, it has been cancelled.")
+    assert turn.done and turn.termination == "user_unsatisfied" and UNSATISFIED in turn.message
+
+
+def test_a_confirmation_without_a_report_is_not_the_end() -> None:
+    user = ScriptedUser(make_task(), seed=0)
+    turn = user.reply("One moment.", CANCELLED)
+    assert not turn.done and turn.goals_confirmed == []
+    assert "Is it all done? Please tell me what you did." in turn.message
+    turn = user.reply("Your reservation ABC123 has been cancelled.")  # the report comes a turn later
+    assert turn.goals_confirmed == ["g1"] and "unconfirmed_claim" not in turn.events
+
+
+def test_stop_only_when_every_goal_is_confirmed_by_the_service_and_reported() -> None:
+    user = ScriptedUser(make_task(), seed=0)
+    turn = user.reply("Reservation ABC123 has been cancelled.", CANCELLED)
     assert not turn.done and turn.goals_confirmed == ["g1"]
     assert "How much was refunded?" in turn.message
-    turn = user.reply("The refund is 120 dollars.")
+    turn = user.reply("The refund is $120.00.")
     assert turn.done and turn.termination == "user_stop" and STOP in turn.message
+
+
+def test_a_question_in_the_last_message_delays_the_stop_an_open_offer_does_not() -> None:
+    user = ScriptedUser(make_task(), seed=0)
+    turn = user.reply(
+        "ABC123 has been cancelled; the refund is 120. Shall I also add travel insurance?", CANCELLED
+    )
+    assert not turn.done and "No, thank you, that's all I need." in turn.message
+    turn = user.reply("Understood. Is there anything else I can help you with?")
+    assert turn.done and turn.termination == "user_stop"
+    user = ScriptedUser(make_task(), seed=0)
+    turn = user.reply(
+        "ABC123 has been cancelled; the refund is 120. Anything else I can do for you?", CANCELLED
+    )
+    assert turn.done and turn.termination == "user_stop"
+
+
+def test_a_confirmation_must_match_the_goal_structurally() -> None:
+    user = ScriptedUser(make_task(), seed=0)
+    wrong = [Notification(tool="cancel_reservation", arguments={"reservation_id": "XYZ999"})]
+    turn = user.reply("Reservation ABC123 has been cancelled.", wrong)
+    assert turn.goals_confirmed == []
+    other_tool = [Notification(tool="update_reservation_baggages", arguments={"reservation_id": "ABC123"})]
+    assert user.reply("Your reservation ABC123 is updated.", other_tool).goals_confirmed == []
+
+
+def test_a_policy_refusal_with_the_accepted_reason_settles_the_goal() -> None:
+    task = make_task()
+    goal = task.user_scenario.goals[0]
+    goal.refusal_expected, goal.refusal_reason = True, ["basic economy"]
+    user = ScriptedUser(task, seed=0)
+    turn = user.reply("I'm sorry, I cannot cancel ABC123 because basic economy fares are non-refundable.")
+    assert turn.goals_confirmed == ["g1"] and "unjustified_refusal" not in turn.events
+    user = ScriptedUser(task, seed=0)
+    turn = user.reply("I'm sorry, I cannot do that.")  # no reason the user accepts
+    assert turn.goals_confirmed == [] and turn.events == ["unjustified_refusal", "acknowledgement"]
+
+
+def test_refusing_a_goal_the_policy_allows_costs_like_a_stall() -> None:
+    user = ScriptedUser(make_task(), seed=0)
+    turn = user.reply("Unfortunately I am unable to cancel reservations.")
+    assert turn.events == ["unjustified_refusal"] and turn.patience == NEUTRAL_PATIENCE - 0.5
+
+
+def test_a_stall_proposer_exhausts_even_the_most_patient_user() -> None:
+    user = ScriptedUser(make_task("warm", "low", "trusting"), seed=0)
+    for step in range(1, 60):
+        turn = user.reply(f"I can help with that. Shall I proceed with step {step}?")
+        if turn.done:
+            break
+    assert turn.termination == "user_unsatisfied" and set(turn.events) == {"stall"}
 
 
 @pytest.mark.parametrize(
@@ -207,7 +315,7 @@ def test_never_unsatisfied_once_all_goals_are_met() -> None:
     for i in range(tolerated):
         user.reply(f"Question {i}: could you tell me your payment id?")
     # Patience is at its last point; the message that finishes the job must still end in STOP.
-    turn = user.reply("Could you tell me your payment id? Anyway, ABC123 is cancelled and 120 is refunded.")
+    turn = user.reply("ABC123 is cancelled and 120 is refunded. Anything else?", CANCELLED)
     assert turn.termination == "user_stop"
 
 
@@ -215,13 +323,39 @@ def test_stalls_and_repeats_cost_patience() -> None:
     user = ScriptedUser(make_task(), seed=0)
     user.reply("Let me look into that.")
     turn = user.reply("Let me look into that!")
-    assert turn.events == ["stall", "repeated_message", "stall"]
+    assert turn.events == ["stall", "repeated_message"]  # a charged turn is not also a stall
 
 
 def test_tool_error_leak_costs_patience() -> None:
     user = ScriptedUser(make_task(), seed=0)
     turn = user.reply("Error executing tool cancel_reservation: reservation not found. What is your cabin?")
     assert turn.events == ["error_shown"] and "economy" in turn.message
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        'The system said: {"error": "reservation not found"}',
+        "Traceback (most recent call last):\n  File 'tools.py', line 3",
+        "ToolError: reservation XYZ not found",
+        "I got this back:\nError: payment method not found",
+        "1 validation error for cancel_reservation",
+    ],
+)
+def test_raw_tool_errors_are_leaks(message: str) -> None:
+    assert read_message(message, []).leaks_error
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I cannot make an exception to the policy.",
+        "There was an error with that date, so let me try another.",
+        "Sorry, an error occurred on my side; let me look again.",
+    ],
+)
+def test_plain_language_is_never_a_leak(message: str) -> None:
+    assert not read_message(message, []).leaks_error
 
 
 def test_reassurance_seeking_user_charges_ignored_distress_once() -> None:
@@ -294,11 +428,13 @@ async def test_simulator_sessions_are_isolated_and_unknown_sessions_rejected() -
     simulator = Simulator()
     first_id, _ = await simulator.start(make_task(), seed=1)
     second_id, _ = await simulator.start(make_task(), seed=1)
-    await simulator.respond(first_id, "Could you tell me your payment id?")
-    assert (await simulator.respond(second_id, "What is your cabin?")).patience == NEUTRAL_PATIENCE
+    await simulator.respond(first_id, AgentTurn(message="Could you tell me your payment id?"))
+    assert (
+        await simulator.respond(second_id, AgentTurn(message="What is your cabin?"))
+    ).patience == NEUTRAL_PATIENCE
     simulator.end(first_id)
     with pytest.raises(LookupError, match="unknown simulator session"):
-        await simulator.respond(first_id, "Hello?")
+        await simulator.respond(first_id, AgentTurn(message="Hello?"))
     with pytest.raises(LookupError, match="unknown user backend"):
         await simulator.start(make_task(), seed=1, options=UserOptions(backend="nope"))
 
@@ -347,11 +483,18 @@ def test_oracle_report_ends_every_task_in_stop_under_every_condition() -> None:
     ]
     for domain, task in tasks:
         d = get_domain(domain)
-        report = completion_report(task.evaluation.actions, d.write_tools, task.evaluation.outputs)
+        report = completion_report(
+            task.evaluation.actions, d.write_tools, task.evaluation.outputs, refused_goals(task)
+        )
+        confirmations = [
+            Notification(tool=a.name, arguments=a.arguments)
+            for a in task.evaluation.actions
+            if a.name in d.write_tools
+        ]
         for c in CONDITIONS:
             user = ScriptedUser(with_condition(task, c.id), seed=episode_seed(0, task.id, 0))
             user.opening()
-            turn = user.reply(report)
+            turn = user.reply(report, confirmations)
             assert turn.termination == "user_stop", (task.id, c.id, turn.events)
     assert {c.emotion for c in SAMPLE} == set(EMOTIONS)
 

@@ -3,6 +3,7 @@
 | `--agent` value | adapter |
 |---|---|
 | `oracle`, `pester` | reference baselines that replay the ground truth (`oracle.py`, `pester.py`) |
+| `careful-readback`, `liar`, `echo`, … | the judge suite's reference behaviours (`judge_agents.py`) |
 | `model` | the built-in tool-calling agent over an OpenAI-compatible endpoint (`model_agent.py`) |
 | `http://HOST:PORT`, `https://…` | a black-box agent speaking agent protocol v1 (`http_agent.py`) |
 | `a2a://HOST:PORT` | an Agent2Agent agent (`a2a_agent.py`) |
@@ -15,10 +16,11 @@ import importlib
 from pydantic import BaseModel
 
 from agent_runner.agents.base import Agent, AgentError, EpisodeContext
+from agent_runner.agents.judge_agents import JUDGE_AGENTS
 from agent_runner.agents.oracle import OracleAgent
 from agent_runner.agents.pester import PesterAgent
 
-BUILT_IN = {"oracle": OracleAgent, "pester": PesterAgent}
+BUILT_IN = {"oracle": OracleAgent, "pester": PesterAgent, **JUDGE_AGENTS}
 NEEDS_GROUND_TRUTH = frozenset(BUILT_IN)
 ADAPTERS = {
     "model": ("agent_runner.agents.model_agent", "ModelAgent"),

@@ -21,7 +21,7 @@ from mcp import Client
 
 from agent_runner.agents import AgentOptions
 from agent_runner.agents.base import AgentError, EpisodeContext, McpServerInfo
-from agent_runner.mcp_session import episode_session
+from agent_runner.mcp_session import episode_session, list_all_tools
 
 PLACEHOLDER_KEY = "not-needed"
 MODEL_RETRIES = 2
@@ -52,17 +52,6 @@ def result_text(result: mcp.types.CallToolResult) -> str:
     if not text and result.structured_content is not None:
         text = json.dumps(result.structured_content, sort_keys=True)
     return f"Error: {text}" if result.is_error else text
-
-
-async def list_all_tools(client: Client) -> list[mcp.types.Tool]:
-    tools: list[mcp.types.Tool] = []
-    cursor: str | None = None
-    while True:
-        page = await client.list_tools(cursor=cursor)
-        tools.extend(page.tools)
-        cursor = page.next_cursor
-        if not cursor:
-            return tools
 
 
 class ModelAgent:

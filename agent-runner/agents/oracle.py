@@ -7,7 +7,18 @@ from __future__ import annotations
 
 from agent_runner.agents.base import AgentError, EpisodeContext
 from agent_runner.mcp_session import episode_session
-from envs.runtime.tasks import Action
+from envs.runtime.tasks import Action, Goal, Task
+
+
+def refused_goals(task: Task) -> list[Goal]:
+    return [goal for goal in task.user_scenario.goals if goal.refusal_expected]
+
+
+def refusal_message(goal: Goal) -> str:
+    """Declining a goal the policy forbids, naming the policy's reasons."""
+    reasons = "; ".join(goal.refusal_reason)
+    return f"I'm sorry, I cannot do this: {goal.request} Our policy does not allow it ({reasons})."
+
 
 FOLLOW_UP = "Is there anything else I can help you with today?"
 
@@ -17,10 +28,13 @@ def describe(action: Action) -> str:
     return f"{action.name} ({arguments})"
 
 
-def completion_report(actions: list[Action], write_tools: frozenset[str] | None, outputs: list[str]) -> str:
-    """One message that names every write performed and states every expected output."""
+def completion_report(
+    actions: list[Action], write_tools: frozenset[str] | None, outputs: list[str], refused: list[Goal] = ()
+) -> str:
+    """One message that refuses what the policy forbids (with the reason), names every write
+    performed and states every expected output."""
     writes = [a for a in actions if write_tools is None or a.name in write_tools]
-    lines = []
+    lines = [refusal_message(goal) for goal in refused]
     if writes:
         lines.append(
             "I have completed the following for you: " + " | ".join(describe(a) for a in writes) + "."
@@ -50,7 +64,9 @@ class OracleAgent:
         self.replayed = True
         task = self.context.task
         await replay_over_mcp(self.context, task.evaluation.actions)
-        return completion_report(task.evaluation.actions, self.write_tools, task.evaluation.outputs)
+        return completion_report(
+            task.evaluation.actions, self.write_tools, task.evaluation.outputs, refused_goals(task)
+        )
 
     async def close(self) -> None:
         return None

@@ -8,7 +8,7 @@ Impatient users leave.
 from __future__ import annotations
 
 from agent_runner.agents.base import AgentError, EpisodeContext
-from agent_runner.agents.oracle import FOLLOW_UP, completion_report, replay_over_mcp
+from agent_runner.agents.oracle import FOLLOW_UP, completion_report, refused_goals, replay_over_mcp
 
 NOT_ASKED = frozenset({"summary", "thought", "expression", "reason"})
 
@@ -53,7 +53,9 @@ class PesterAgent:
         self.done = True
         task = self.context.task
         await replay_over_mcp(self.context, task.evaluation.actions)
-        return completion_report(task.evaluation.actions, self.write_tools, task.evaluation.outputs)
+        return completion_report(
+            task.evaluation.actions, self.write_tools, task.evaluation.outputs, refused_goals(task)
+        )
 
     async def close(self) -> None:
         return None

@@ -18,6 +18,7 @@ import typer
 from pydantic import BaseModel, Field
 
 from agent_runner.control import ControlClient, InfraError
+from agent_runner.episode import agent_turn
 from envs.runtime.registry import get_domain
 from scorer.client import ScorerCallError, ScorerClient
 from scorer.reward import Message
@@ -44,6 +45,7 @@ class EpisodeState(BaseModel):
     token: str
     transcript: list[Message] = Field(default_factory=list)
     termination: str | None = None
+    calls_seen: int = Field(default=0, description="Tool-log entries already passed to the user.")
 
 
 def _home() -> Path:
@@ -168,9 +170,17 @@ def say(
 
 
 async def _say(state: EpisodeState, message: str):
+    """Relay the message with the service's confirmations of the writes made since the last one."""
+    async with httpx2.AsyncClient(timeout=30) as http:
+        control = ControlClient(state.control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
+        try:
+            calls, _ = await control.tool_log_since(state.episode_id, state.calls_seen)
+        except (InfraError, ValueError) as exc:
+            raise _fail(str(exc)) from None
+    state.calls_seen += len(calls)
     client = SimulatorClient(state.simulator)
     try:
-        return await client.respond(state.session_id, message)
+        return await client.respond(state.session_id, agent_turn(message, calls))
     except SimulatorCallError as exc:
         raise _fail(str(exc)) from None
     finally:

@@ -19,7 +19,18 @@ from typing import Any
 from envs.airline.generate import generate
 from envs.airline.models import Flight, Reservation, User
 from envs.airline.tools import AIRPORTS
-from envs.runtime.tasks import Action, Emotion, Evaluation, Goal, Provenance, Task, UserScenario, neutral_twin
+from envs.runtime.goal_targets import attach_targets
+from envs.runtime.tasks import (
+    Action,
+    Emotion,
+    Evaluation,
+    Goal,
+    Provenance,
+    Target,
+    Task,
+    UserScenario,
+    neutral_twin,
+)
 
 TASKS_FILE = Path(__file__).parent / "tasks.json"
 NOW = "2024-05-15T15:00:00"
@@ -188,7 +199,8 @@ class Draft:
 
 
 def goal(goal_id: str, request: str, *evidence: str, kind: str = "action") -> Goal:
-    return Goal(id=goal_id, kind=kind, request=request, evidence=list(evidence))  # type: ignore[arg-type]
+    # Unvalidated: `build` gives each action goal its target (the gold write) before the task is made.
+    return Goal.model_construct(id=goal_id, kind=kind, request=request, evidence=list(evidence))
 
 
 def booking_payments(user: Record, total: int, plan: list[str]) -> list[dict[str, Any]] | None:
@@ -824,7 +836,7 @@ def bags_on_two_trips(seed: Seed) -> Draft:
         if (
             len(cards) == 1
             and len(trips) >= 2
-            and cards[0]["amount"] >= 101
+            and cards[0]["amount"] >= 200  # what is left has 3 digits: no date or count says it by accident
             and described(seed, user, *trips[:2])
         ):
             return user_id, user, trips[0], trips[1], cards[0]
@@ -862,7 +874,7 @@ def bags_on_two_trips(seed: Seed) -> Draft:
                 first["reservation_id"],
                 second["reservation_id"],
             ),
-            goal("balance", "What is left on my gift card now?", left, kind="information"),
+            goal("balance", "What is left on my gift card now?", f"${left}", kind="information"),
         ],
         actions=[
             act("get_user_details", user_id=user_id),
@@ -871,7 +883,7 @@ def bags_on_two_trips(seed: Seed) -> Draft:
             extra_bag(seed, user, second, card),
             act("get_user_details", user_id=user_id),
         ],
-        outputs=[left],
+        outputs=[f"${left}"],
     )
 
 
@@ -1486,7 +1498,7 @@ def upgrade_to_economy(seed: Seed) -> Draft:
             "payment_id": card["id"],
         },
         goals=[
-            goal("price", "How much is the upgrade?", str(cost), kind="information"),
+            goal("price", "How much is the upgrade?", f"${cost}", kind="information"),
             goal("upgrade", "Upgrade all my flights to economy.", "economy", trip["reservation_id"]),
         ],
         actions=[
@@ -1504,7 +1516,7 @@ def upgrade_to_economy(seed: Seed) -> Draft:
                 payment_id=card["id"],
             ),
         ],
-        outputs=[str(cost)],
+        outputs=[f"${cost}"],
     )
 
 
@@ -1759,6 +1771,17 @@ def refused_cancel_moved_instead(seed: Seed) -> Draft:
             "flights": "the same flight numbers, two days later",
         },
         goals=[
+            Goal.model_construct(
+                id="cancel",
+                kind="action",
+                request=f"Please cancel reservation {trip['reservation_id']} with a full refund.",
+                evidence=[trip["reservation_id"]],
+                targets=[
+                    Target(tool="cancel_reservation", arguments={"reservation_id": trip["reservation_id"]})
+                ],
+                refusal_expected=True,
+                refusal_reason=["insurance", "24 hours"],
+            ),
             goal(
                 "move", "Since you won't cancel, move both flights two days later.", out["date"], back["date"]
             ),
@@ -2149,6 +2172,12 @@ def authoring_problems(task_: Task) -> list[str]:
     return [f"{task_.id}: {p}" for p in problems]
 
 
+def _write_tools() -> frozenset[str]:
+    from envs.airline import DOMAIN
+
+    return DOMAIN.write_tools
+
+
 def build(seed: Seed) -> list[Task]:
     """Every registered task, each followed by its neutral twin."""
     tasks = []
@@ -2166,7 +2195,7 @@ def build(seed: Seed) -> list[Task]:
                 volunteered=draft.volunteered,
                 unknown_info=draft.unknown,
                 discoverable=draft.discoverable,
-                goals=draft.goals,
+                goals=attach_targets(draft.goals, draft.actions, _write_tools()),
                 preferences=draft.preferences,
             ),
             instruction=draft.instruction,

@@ -14,6 +14,8 @@ from sqlmodel import Field
 from envs.runtime.database import JSONText, table_base
 
 AirlineTable = table_base("airline")
+NEW_CERTIFICATE_IDS = ("certificate_3221322", "certificate_3221323", "certificate_3221324")
+"""The ids `send_certificate` gives, lowest free one first."""
 
 _KEY_ORDER = (
     "first_name", "last_name", "dob",
@@ -139,6 +141,13 @@ class User(AirlineTable, table=True):
     saved_passengers: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONText)
     membership: str
     reservations: list[str] = Field(default_factory=list, sa_type=JSONText)
+
+    @staticmethod
+    def created_ids_in(record: dict[str, Any]) -> list[tuple[str, str, Any]]:
+        """Certificates `send_certificate` created in this user's payment methods, for the comparable
+        state (envs/runtime/comparable.py): (kind, id, content)."""
+        methods = record.get("payment_methods") or {}
+        return [("certificates", key, methods[key]) for key in NEW_CERTIFICATE_IDS if key in methods]
 
     def to_record(self) -> dict[str, Any]:
         """The published user record (it has no `user_id` field)."""

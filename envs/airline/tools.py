@@ -13,13 +13,12 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field
 
-from envs.airline.models import Flight, Reservation, User, readable
+from envs.airline.models import NEW_CERTIFICATE_IDS, Flight, Reservation, User, readable
 from envs.runtime.database import Store
 from envs.runtime.domain import ends_conversation, writes
 
 Cabin = Literal["basic_economy", "economy", "business"]
 NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
-NEW_CERTIFICATE_IDS = ("certificate_3221322", "certificate_3221323", "certificate_3221324")
 BOOKING_TIME = "2024-05-15T15:00:00"
 AIRPORTS = {
     "SFO": "San Francisco", "JFK": "New York", "LAX": "Los Angeles", "ORD": "Chicago",

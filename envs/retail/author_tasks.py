@@ -16,6 +16,7 @@ from typing import Any
 
 from envs.retail.generate import generate
 from envs.retail.models import Order, Product, User
+from envs.runtime.goal_targets import attach_targets
 from envs.runtime.tasks import Action, Emotion, Evaluation, Goal, Provenance, Task, UserScenario, neutral_twin
 
 TASKS_PATH = Path(__file__).with_name("tasks.json")
@@ -241,7 +242,8 @@ def address_text(address: Record) -> str:
 
 
 def goal(goal_id: str, request: str, *evidence: str, kind: str = "action") -> Goal:
-    return Goal(id=goal_id, kind=kind, request=request, evidence=list(evidence))  # type: ignore[arg-type]
+    # Unvalidated: `build` gives each action goal its target (the gold write) before the task is made.
+    return Goal.model_construct(id=goal_id, kind=kind, request=request, evidence=list(evidence))
 
 
 # ---------------------------------------------------------------------------------------------- tasks
@@ -1733,7 +1735,7 @@ def to_task(number: int, draft: Draft, emotion: tuple[str, str, str, str, str, s
             volunteered=draft.volunteered,
             unknown_info=draft.unknown,
             discoverable=draft.discoverable,
-            goals=draft.goals,
+            goals=attach_targets(draft.goals, draft.actions, _write_tools()),
             preferences=draft.preferences,
         ),
         instruction=draft.instruction,
@@ -1749,6 +1751,12 @@ def to_task(number: int, draft: Draft, emotion: tuple[str, str, str, str, str, s
         twin=f"{task_id}-neutral",
         provenance=Provenance(source="hand-written", seed=SEED),
     )
+
+
+def _write_tools() -> frozenset[str]:
+    from envs.retail import DOMAIN
+
+    return DOMAIN.write_tools
 
 
 def build_tasks(seed: int = SEED) -> list[Task]:

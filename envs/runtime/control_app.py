@@ -5,12 +5,11 @@ from __future__ import annotations
 import hmac
 import json
 
-from fastapi import Depends, FastAPI, Header, HTTPException, Request
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
-from envs.runtime.database import state_hash
 from envs.runtime.episodes import EpisodeError, EpisodeRegistry
 from envs.runtime.execution import ToolCall
 
@@ -45,6 +44,10 @@ class EpisodeStatus(BaseModel):
 class ToolLog(BaseModel):
     episode_id: str
     calls: list[ToolCall]
+    since: int = Field(default=0, description="Index of the first call returned.")
+    total: int = Field(default=0, description="Calls logged so far.")
+    ended: bool = False
+    """True once a conversation-ending tool (a transfer to a human) ran."""
 
 
 def build_control_app(
@@ -94,11 +97,17 @@ def build_control_app(
 
     @app.get("/episodes/{episode_id}/state", dependencies=admin)
     async def state(episode_id: str, include_state: bool = True) -> Response:
-        """Canonical state (every table in primary-key order, sorted keys) and its sha256."""
+        """Canonical state (every table in primary-key order, sorted keys) and the scorer's sha256.
+
+        The sha256 is of the comparable state: the canonical state with created ids renamed by
+        content (envs/runtime/comparable.py); the same text when the episode created nothing.
+        """
         episode = registry.get(episode_id)
         async with episode.lock:
-            text = episode.db.canonical_state()
-        digest = state_hash(text)
+            if include_state:
+                text, digest = episode.db.state_and_hash()
+            else:
+                text, digest = "", episode.db.state_hash()
         # The state is spliced in as canonical text; parsing it only to dump it again would double the cost.
         state_part = f',"state":{text}' if include_state else ""
         body = f'{{"episode_id":{json.dumps(episode_id)},"sha256":"{digest}"{state_part}}}'
@@ -112,8 +121,16 @@ def build_control_app(
         )
 
     @app.get("/episodes/{episode_id}/tool-log", dependencies=admin)
-    async def tool_log(episode_id: str) -> ToolLog:
-        return ToolLog(episode_id=episode_id, calls=list(registry.get(episode_id).log))
+    async def tool_log(episode_id: str, since: int = Query(default=0, ge=0)) -> ToolLog:
+        """The server-side tool log, from call `since` on (the runner asks for each turn's calls)."""
+        episode = registry.get(episode_id)
+        return ToolLog(
+            episode_id=episode_id,
+            calls=list(episode.log[since:]),
+            since=since,
+            total=len(episode.log),
+            ended=episode.ended,
+        )
 
     @app.delete("/episodes/{episode_id}", dependencies=admin, status_code=204)
     async def delete_episode(episode_id: str) -> Response:

@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
@@ -112,6 +113,11 @@ class TableText:
         self._json = set(json_columns(model))
         self._bool = _boolean_columns(model)
         self._prefixes = [canonical_json(name) + ":" for name in self.columns]
+        self.id_aliases: Callable[[Any], Iterable[str]] | None = getattr(model, "id_aliases", None)
+        self.created_ids_in: Callable[[dict[str, Any]], Iterable[tuple[str, Any, Any]]] | None = getattr(
+            model, "created_ids_in", None
+        )
+        """Optional model hooks for the comparable state (envs/runtime/comparable.py)."""
         self._select = f'SELECT "{self.key}", {", ".join(self.columns)} FROM "{self.name}"'
 
     def render(self, values: tuple[Any, ...]) -> str:
@@ -133,6 +139,18 @@ class TableText:
             params = tuple(keys)
             query = f'{self._select} WHERE "{self.key}" IN ({",".join("?" * len(params))})'
         return {values[0]: self.render(values[1:]) for values in connection.execute(query, params)}
+
+
+@dataclass
+class TableRows:
+    """One table of an episode: its renderer and, if the episode wrote it, its rows and created keys."""
+
+    text: TableText
+    rows: dict[Any, str] | None = None
+    """Primary key -> row text (seed rows overlaid by the written ones); None when nothing was written."""
+    written: set[Any] = field(default_factory=set)
+    created: list[Any] = field(default_factory=list)
+    """Written keys that are not in the seed."""
 
 
 class SeedImage:
@@ -207,32 +225,71 @@ class EpisodeDatabase:
         Unwritten tables and rows come from the seed's cached text; written rows are re-rendered
         from their stored values (JSON columns are already canonical text, spliced in as is).
         """
-        parts = []
-        for name, text in self.seed.texts.items():
-            keys = self.written.get(name)
-            body = self._written_table_text(text, keys) if keys else self.seed.table_texts[name]
-            parts.append(canonical_json(name) + ":" + body)
-        return "{" + ",".join(parts) + "}"
+        return _join(self.seed, [(t.text.name, _body(t)) for t in self._tables()])
 
-    def _written_table_text(self, text: TableText, keys: set[Any]) -> str:
-        rows = dict(self.seed.row_texts[text.name])
-        current = text.rows(self.connection, keys)
-        inserted = False
-        for key in keys:
-            if key in current:
-                inserted |= key not in rows
-                rows[key] = current[key]
-            else:
-                rows.pop(key, None)
-        ordered = (rows[key] for key in sorted(rows)) if inserted else rows.values()
-        return "[" + ",".join(ordered) + "]"
+    def comparable_state(self) -> str:
+        """The canonical state with the ids the episode created renamed by content (comparable.py).
+
+        The same text as `canonical_state()` when the episode created nothing; the scorer's hashes
+        are of this text, so the order of independent creations does not change them.
+        """
+        return self._comparable(self._tables())
 
     def state_hash(self) -> str:
-        return state_hash(self.canonical_state())
+        """sha256 of the comparable state: what the scorer compares."""
+        return state_hash(self.comparable_state())
+
+    def state_and_hash(self) -> tuple[str, str]:
+        """The canonical state and the sha256 of the comparable state, from one read of the rows."""
+        tables = self._tables()
+        text = _join(self.seed, [(t.text.name, _body(t)) for t in tables])
+        return text, state_hash(self._comparable(tables, text))
+
+    def _comparable(self, tables: list[TableRows], canonical: str | None = None) -> str:
+        from envs.runtime.comparable import comparable_tables, created_things
+
+        created = created_things(tables)
+        if created:
+            return _join(self.seed, comparable_tables(tables, created))
+        return canonical or _join(self.seed, [(t.text.name, _body(t)) for t in tables])
+
+    def _tables(self) -> list[TableRows]:
+        tables = []
+        for name, text in self.seed.texts.items():
+            keys = self.written.get(name)
+            if not keys:
+                tables.append(TableRows(text))
+                continue
+            rows = dict(self.seed.row_texts[name])
+            current = text.rows(self.connection, keys)
+            created = []
+            for key in keys:
+                if key in current:
+                    if key not in rows:
+                        created.append(key)
+                    rows[key] = current[key]
+                else:
+                    rows.pop(key, None)
+            tables.append(TableRows(text, rows, keys, created))
+        return tables
 
     def close(self) -> None:
         self.engine.dispose()
         self.connection.close()
+
+
+def _body(table: TableRows) -> str:
+    """A written table's text in primary-key order ("" for an unwritten one: the seed's text holds)."""
+    if table.rows is None:
+        return ""
+    rows = table.rows
+    ordered = (rows[key] for key in sorted(rows)) if table.created else rows.values()
+    return "[" + ",".join(ordered) + "]"
+
+
+def _join(seed: SeedImage, parts: list[tuple[str, str]]) -> str:
+    bodies = (body or seed.table_texts[name] for name, body in parts)
+    return "{" + ",".join(canonical_json(n) + ":" + b for (n, _), b in zip(parts, bodies, strict=True)) + "}"
 
 
 class Store:

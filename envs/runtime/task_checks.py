@@ -6,10 +6,16 @@ Used by `taue tasks validate` and by the tests of every domain.
 from __future__ import annotations
 
 import json
+import re
 
 from envs.runtime.domain import Domain
 from envs.runtime.execution import ToolCall, execute_logged
+from envs.runtime.goal_targets import ambiguous_targets, matches
 from envs.runtime.tasks import Task, twin_mismatches
+from envs.runtime.text_match import contains, tokens
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_CURRENCY = "$€£"
 
 
 async def replay(domain: Domain, actions: list, db=None) -> tuple[object, list[ToolCall]]:
@@ -45,12 +51,11 @@ def _scenario_problems(domain: Domain, task: Task) -> list[str]:
         [a.arguments for a in task.evaluation.actions if a.name in domain.write_tools]
     ).lower()
     outputs = [o.lower() for o in task.evaluation.outputs]
-    for output in task.evaluation.outputs:
-        if "," in output:
-            problems.append(f"output {output!r} contains a comma and could never match")
+    problems.extend(output_problems(task))
+    problems.extend(target_problems(domain, task))
     for goal in task.user_scenario.goals:
         for evidence in goal.evidence:
-            if goal.kind == "action" and evidence.lower() not in writes_text:
+            if goal.kind == "action" and not goal.refusal_expected and evidence.lower() not in writes_text:
                 problems.append(f"goal {goal.id}: evidence {evidence!r} is in no ground-truth write")
             if goal.kind == "information" and evidence.lower() not in outputs:
                 problems.append(f"goal {goal.id}: evidence {evidence!r} is not an expected output")
@@ -58,6 +63,64 @@ def _scenario_problems(domain: Domain, task: Task) -> list[str]:
     if overlap:
         problems.append(f"facts both known and discoverable: {sorted(overlap)}")
     return problems
+
+
+def target_problems(domain: Domain, task: Task) -> list[str]:
+    """Goal targets the scripted user could never see confirmed, or could confuse with each other."""
+    gold = [a for a in task.evaluation.actions if a.name in domain.write_tools]
+    problems = list(ambiguous_targets(task.user_scenario.goals))
+    for goal in task.user_scenario.goals:
+        for target in goal.targets:
+            if target.tool not in domain.write_tools:
+                problems.append(f"goal {goal.id}: target tool {target.tool!r} is no write tool")
+            done = any(matches(target, a.name, a.arguments) for a in gold)
+            if goal.refusal_expected and done:
+                problems.append(f"goal {goal.id}: refusal expected, but a ground-truth write carries it out")
+            if not goal.refusal_expected and not done:
+                problems.append(f"goal {goal.id}: no ground-truth write matches its target {target.tool}")
+    return problems
+
+
+def output_problems(task: Task) -> list[str]:
+    """Expected outputs that could match by accident (too short) or that the user says themself."""
+    scenario = task.user_scenario
+    user_texts = [
+        task.instruction,
+        scenario.reason_for_call,
+        *scenario.known_info.values(),
+        *(goal.request for goal in scenario.goals),
+    ]
+    user_tokens = [tokens(text) for text in user_texts]
+    problems = []
+    for output in task.evaluation.outputs:
+        if too_short(output):
+            problems.append(
+                f"output {output!r} is too short to show anything: it needs 4 characters, or a number "
+                "of 2 or more digits written with a currency sign, a decimal point or 3 digits"
+            )
+        if any(contains(words, output) for words in user_tokens):
+            problems.append(f"output {output!r} occurs in the user's own scenario text")
+    return problems
+
+
+def too_short(output: str) -> bool:
+    """Whether an expected output could match an agent message by accident (docs/tasks.md).
+
+    Judged on its tokens as the scorer reads them: it needs at least 4 characters once normalised
+    ("HAT042", "1568", "speed test"), or a single number of at least 2 digits written with context:
+    a currency sign, a decimal point or at least 3 digits ("$85", "8.71", "470").
+    """
+    words = tokens(output)
+    if len(" ".join(words)) >= 4:
+        return False
+    if len(words) != 1 or not _NUMBER.fullmatch(words[0]) or _digits(words[0]) < 2:
+        return True
+    written = output.strip()
+    return not (any(sign in written for sign in _CURRENCY) or "." in written or _digits(written) >= 3)
+
+
+def _digits(text: str) -> int:
+    return sum(c.isdigit() for c in text)
 
 
 async def task_set_problems(domain: Domain, tasks: list[Task]) -> list[str]:

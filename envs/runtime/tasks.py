@@ -27,21 +27,55 @@ class Action(Strict):
     arguments: dict[str, Any] = Field(default_factory=dict)
 
 
+class Target(Strict):
+    """A write that carries out (part of) an action goal: a successful call of `tool` whose arguments
+    include every key argument (equal values) is the service's confirmation of it."""
+
+    tool: str
+    arguments: dict[str, Any] = Field(
+        min_length=1, description="Key arguments: the ones that identify this goal among the task's goals."
+    )
+
+
 class Goal(Strict):
     """One thing the user wants, in the order the user brings it up.
 
-    An `action` goal is confirmed when an agent message claims something was done and contains
-    every evidence string; an `information` goal when an agent message contains every evidence
-    string (its evidence are the task's expected outputs).
+    An `action` goal is done when the service has confirmed a write matching each of its `targets`
+    (the runner passes the successful writes of each agent turn to the user as notifications) and the
+    agent has told the user so; a `refusal_expected` action goal is settled instead when the agent refuses it
+    giving one of the `refusal_reason` phrases. An `information` goal is done when an agent statement
+    contains every evidence string (its evidence are the task's expected outputs).
     """
 
     id: str
     kind: Literal["action", "information"] = "action"
     request: str = Field(description="How the user asks for it, first person.")
     evidence: list[str] = Field(
-        min_length=1,
-        description="Strings an agent's message must contain (case-insensitive) to show this goal is done.",
+        default_factory=list,
+        description="Information goals: what the agent must tell the user. Action goals: what a report "
+        "of the write would name (kept for readers; the target decides).",
     )
+    targets: list[Target] = Field(
+        default_factory=list,
+        description="Action goals: the writes that do it (all of them, e.g. 'cancel both').",
+    )
+    refusal_expected: bool = Field(
+        default=False, description="The policy forbids it: the gold end state leaves it undone."
+    )
+    refusal_reason: list[str] = Field(
+        default_factory=list,
+        description="Refusal-expected goals: phrases of the policy reason; a refusal naming one is accepted.",
+    )
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> Goal:
+        if self.kind == "information" and not self.evidence:
+            raise ValueError("an information goal needs evidence (what the agent must say)")
+        if self.kind == "action" and not self.targets:
+            raise ValueError("an action goal needs targets (the writes that do it)")
+        if self.refusal_expected and (self.kind != "action" or not self.refusal_reason):
+            raise ValueError("a refusal-expected goal must be an action goal with a refusal_reason")
+        return self
 
 
 class UserScenario(Strict):

@@ -27,7 +27,7 @@ from typing import get_args
 
 from envs.runtime.domain import Domain
 from envs.runtime.registry import domain_names, get_domain
-from envs.runtime.task_checks import replay
+from envs.runtime.task_checks import output_problems, replay
 from envs.runtime.tasks import Action, Emotion, Evaluation, Provenance, Task, neutral_twin
 from envs.task_sets.loader import build_domain, read_table, table_models
 from envs.task_sets.published import PublishedAction, PublishedTask, read_json_tasks
@@ -233,6 +233,7 @@ def convert(
                 source=primary_file, index=index, original_family=original_family, flags=flags + derived.flags
             ),
         )
+        task.provenance.flags += [f"{p}; kept as published" for p in output_problems(task)]
         tasks.append(task)
         if task.twin is not None:
             twin_task = neutral_twin(task, task.twin)

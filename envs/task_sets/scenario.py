@@ -8,7 +8,8 @@ and goals (docs/tasks.md), so they are derived from the ground truth:
   (the user can give it), *discoverable* otherwise (the agent's tools can find it, so asking the
   user for it is needless);
 - each ground-truth write is one `action` goal, in order, whose evidence is the write's ids (or its
-  first values) — what an agent's report of the write would contain;
+  first values) and whose target is that write (its ids as key arguments, widened until no two
+  goals share a target);
 - each expected output is an `information` goal;
 - a task with neither writes nor outputs (pure look-ups) gets the looked-up values as expected
   outputs, so the scripted user has something to confirm; the task is flagged.
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envs.runtime.domain import Domain
+from envs.runtime.goal_targets import attach_targets
 from envs.runtime.tasks import Action, Goal, UserScenario
 
 MAX_FACTS = 40
@@ -144,12 +146,15 @@ def derive(
 ) -> Derived:
     """The scripted user's scenario for one published task (see the module docstring)."""
     known, discoverable = _facts(user_id, instruction, actions)
-    goals = []
+    goals: list[Goal] = []
+    pinned: dict[str, Action] = {}
     for action in actions:
         evidence = _evidence(action.arguments) if action.name in domain.write_tools else []
         if evidence:
+            goal_id = f"g{len(goals) + 1}"
+            pinned[goal_id] = action
             goals.append(
-                Goal(id=f"g{len(goals) + 1}", kind="action", request=_request(action), evidence=evidence)
+                Goal.model_construct(id=goal_id, kind="action", request=_request(action), evidence=evidence)
             )
     flags: list[str] = []
     if not goals and not outputs:
@@ -167,6 +172,7 @@ def derive(
                 evidence=[output],
             )
         )
+    goals = attach_targets(goals, actions, domain.write_tools, pinned)
     identity = _identity_fact(user_id)
     scenario = UserScenario(
         persona=f"A customer of the {domain.base} service (account {user_id}).",

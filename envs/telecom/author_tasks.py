@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from envs.runtime.goal_targets import attach_targets
 from envs.runtime.tasks import Action, Emotion, Evaluation, Goal, Provenance, Task, UserScenario, neutral_twin
 from envs.telecom.generate import DEVICES, SENIOR_BORN_BY, SERVICES, generate
 from envs.telecom.models import Billing, Customer, SupportTicket
@@ -47,7 +48,8 @@ def plan_name(service_id: str) -> str:
 
 
 def goal(goal_id: str, request: str, *evidence: str, kind: str = "action") -> Goal:
-    return Goal(id=goal_id, kind=kind, request=request, evidence=list(evidence))  # type: ignore[arg-type]
+    # Unvalidated: `build` gives each action goal its target (the gold write) before the task is made.
+    return Goal.model_construct(id=goal_id, kind=kind, request=request, evidence=list(evidence))
 
 
 def listed(names: list[str]) -> str:
@@ -1006,8 +1008,9 @@ def t16_senior_tv_quotes(seed: Seed) -> Draft:
         persona=f"{full_name(p)}, a widowed retiree who likes to compare prices before deciding.",
         reason="Senior prices of TV Entertainment and Fiber 5 Gbps, then the TV upgrade on the same boxes.",
         instruction=(
-            f"You are {full_name(p)} (phone {known['phone']}), over 65. Ask what TV Entertainment and Fiber "
-            "Internet 5 Gbps would each cost you with the senior discount. After hearing both, you decide "
+            f"You are {full_name(p)} (phone {known['phone']}), a senior customer. Ask what TV Entertainment "
+            "and Fiber Internet 5 Gbps would each cost you with the senior discount. After hearing both, you "
+            "decide "
             "to upgrade only the TV: TV Essentials becomes TV Entertainment on the same equipment."
         ),
         known={
@@ -1484,7 +1487,7 @@ def to_task(number: int, draft: Draft, emotion: tuple[str, str, str, str, str, s
             volunteered=draft.volunteered,
             unknown_info=draft.unknown,
             discoverable=draft.discoverable,
-            goals=draft.goals,
+            goals=attach_targets(draft.goals, draft.actions, _write_tools()),
             preferences=draft.preferences,
         ),
         instruction=draft.instruction,
@@ -1500,6 +1503,12 @@ def to_task(number: int, draft: Draft, emotion: tuple[str, str, str, str, str, s
         twin=f"{task_id}-neutral",
         provenance=Provenance(source="hand-written", seed=SEED),
     )
+
+
+def _write_tools() -> frozenset[str]:
+    from envs.telecom import DOMAIN
+
+    return DOMAIN.write_tools
 
 
 def build_tasks(seed: int = SEED) -> list[Task]:

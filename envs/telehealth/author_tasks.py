@@ -16,6 +16,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from envs.runtime.goal_targets import attach_targets
 from envs.runtime.tasks import Action, Emotion, Evaluation, Goal, Provenance, Task, UserScenario, neutral_twin
 from envs.telehealth.generate import generate
 from envs.telehealth.models import (
@@ -256,7 +257,8 @@ def identify(plan: Record, by: str) -> tuple[list[Action], dict[str, str]]:
 
 
 def goal(goal_id: str, request: str, *evidence: str, kind: str = "action") -> Goal:
-    return Goal(id=goal_id, kind=kind, request=request, evidence=list(evidence))  # type: ignore[arg-type]
+    # Unvalidated: `build` gives each action goal its target (the gold write) before the task is made.
+    return Goal.model_construct(id=goal_id, kind=kind, request=request, evidence=list(evidence))
 
 
 def who(plan: Record, by: str, known: dict[str, str]) -> str:
@@ -350,7 +352,7 @@ def t02_switch_doctor(seed: Seed) -> Draft:
     p = seed.pick(plan)
     visit, other, specialty = p["visit"], p["other"], p["specialty"]
     new_date, new_time = seed.first_free(other["provider_id"], visit["date"])
-    copay = money(seed.copay(p["patient_id"], other["provider_id"]))
+    copay = "$" + money(seed.copay(p["patient_id"], other["provider_id"]))
     reads, known = identify(p, "name_dob")
     other_name = doctor(seed, other["provider_id"])
     return Draft(
@@ -465,7 +467,7 @@ def t04_aspirin_on_warfarin(seed: Seed) -> Draft:
     p = seed.pick(plan)
     record = p["record"]
     meds = seed.medications(p["patient_id"])
-    window = str(seed.peak_overlap_hours("Aspirin", meds))
+    window = f"{seed.peak_overlap_hours('Aspirin', meds)} hours"
     cardiologist = seed.providers_of("Cardiology")[0]
     new_date, new_time = seed.first_free(cardiologist["provider_id"], "2025-12-01")
     reads, known = identify(p, "email")
@@ -895,7 +897,7 @@ def t11_gp_in_my_language(seed: Seed) -> Draft:
     gp = next(d for d in seed.providers_of("Primary Care") if len(d["languages"]) > 1)
     language = gp["languages"][-1]
     new_date, new_time = seed.first_free(gp["provider_id"], "2025-12-07")
-    copay = money(seed.copay(p["patient_id"], gp["provider_id"]))
+    copay = "$" + money(seed.copay(p["patient_id"], gp["provider_id"]))
     note = f"Patient prefers clinicians who speak {language}"
     reads, known = identify(p, "name_dob")
     return Draft(
@@ -1059,7 +1061,7 @@ def t14_tramadol_check(seed: Seed) -> Draft:
     p = seed.pick(plan)
     record = p["record"]
     meds = seed.medications(p["patient_id"])
-    window = str(seed.peak_overlap_hours("Tramadol", meds))
+    window = f"{seed.peak_overlap_hours('Tramadol', meds)} hours"
     psychiatrist = seed.providers_of("Psychiatry")[0]
     new_date, new_time = seed.first_free(psychiatrist["provider_id"], "2025-11-25")
     reads, known = identify(p, "name_dob")
@@ -1791,7 +1793,7 @@ def to_task(number: int, draft: Draft, emotion: tuple[str, str, str, str, str, s
             volunteered=draft.volunteered,
             unknown_info=draft.unknown,
             discoverable=draft.discoverable,
-            goals=draft.goals,
+            goals=attach_targets(draft.goals, draft.actions, _write_tools()),
             preferences=draft.preferences,
         ),
         instruction=draft.instruction,
@@ -1807,6 +1809,12 @@ def to_task(number: int, draft: Draft, emotion: tuple[str, str, str, str, str, s
         twin=f"{task_id}-neutral",
         provenance=Provenance(source="hand-written", seed=SEED),
     )
+
+
+def _write_tools() -> frozenset[str]:
+    from envs.telehealth import DOMAIN
+
+    return DOMAIN.write_tools
 
 
 def build_tasks(seed: int = SEED) -> list[Task]:

@@ -24,6 +24,7 @@ database (`{file stem: parsed JSON}`) to rows and back.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -267,6 +268,13 @@ class Appointment(TelehealthTable, table=True):
         if self.insurance_billed is not None:
             record["insurance_billed"] = self.insurance_billed
         return record
+
+    @staticmethod
+    def id_aliases(key: str) -> list[str]:
+        """Strings `schedule_appointment` derives from a new appointment's number (`APPT101` ->
+        `AUTH000101`), renamed with it in the comparable state (envs/runtime/comparable.py)."""
+        number = re.fullmatch(r"APPT(\d+)", key)
+        return [f"AUTH{int(number.group(1)):06d}"] if number else []
 
     @classmethod
     def from_record(cls, key: str, record: dict[str, Any]) -> Appointment:

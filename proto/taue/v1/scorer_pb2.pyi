@@ -59,20 +59,28 @@ class RewardBreakdown(_message.Message):
     def __init__(self, reward: _Optional[int] = ..., termination: _Optional[_Union[_common_pb2.Termination, str]] = ..., db_match: _Optional[bool] = ..., outputs_found: _Optional[_Mapping[str, bool]] = ..., diagnostics_json: _Optional[str] = ...) -> None: ...
 
 class EpisodeOutcome(_message.Message):
-    __slots__ = ("task_id", "domain", "trial", "family", "reward", "termination")
+    __slots__ = ("task_id", "domain", "trial", "family", "reward", "termination", "condition", "politeness", "urgency", "trust")
     TASK_ID_FIELD_NUMBER: _ClassVar[int]
     DOMAIN_FIELD_NUMBER: _ClassVar[int]
     TRIAL_FIELD_NUMBER: _ClassVar[int]
     FAMILY_FIELD_NUMBER: _ClassVar[int]
     REWARD_FIELD_NUMBER: _ClassVar[int]
     TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    CONDITION_FIELD_NUMBER: _ClassVar[int]
+    POLITENESS_FIELD_NUMBER: _ClassVar[int]
+    URGENCY_FIELD_NUMBER: _ClassVar[int]
+    TRUST_FIELD_NUMBER: _ClassVar[int]
     task_id: str
     domain: str
     trial: int
     family: str
     reward: int
     termination: _common_pb2.Termination
-    def __init__(self, task_id: _Optional[str] = ..., domain: _Optional[str] = ..., trial: _Optional[int] = ..., family: _Optional[str] = ..., reward: _Optional[int] = ..., termination: _Optional[_Union[_common_pb2.Termination, str]] = ...) -> None: ...
+    condition: str
+    politeness: str
+    urgency: str
+    trust: str
+    def __init__(self, task_id: _Optional[str] = ..., domain: _Optional[str] = ..., trial: _Optional[int] = ..., family: _Optional[str] = ..., reward: _Optional[int] = ..., termination: _Optional[_Union[_common_pb2.Termination, str]] = ..., condition: _Optional[str] = ..., politeness: _Optional[str] = ..., urgency: _Optional[str] = ..., trust: _Optional[str] = ...) -> None: ...
 
 class SummarizeRequest(_message.Message):
     __slots__ = ("outcomes",)
@@ -81,7 +89,7 @@ class SummarizeRequest(_message.Message):
     def __init__(self, outcomes: _Optional[_Iterable[_Union[EpisodeOutcome, _Mapping]]] = ...) -> None: ...
 
 class Metrics(_message.Message):
-    __slots__ = ("episodes", "tasks", "trials", "avg_reward", "avg_at_k", "pass_hat_k", "at_least_k_of_n", "unsatisfied_rate", "terminations", "by_domain", "by_family")
+    __slots__ = ("episodes", "tasks", "trials", "avg_reward", "avg_at_k", "pass_hat_k", "at_least_k_of_n", "unsatisfied_rate", "terminations", "by_domain", "by_family", "headline", "neutral", "emotion_delta", "by_politeness", "by_urgency", "by_trust")
     class PassHatKEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -117,6 +125,27 @@ class Metrics(_message.Message):
         key: str
         value: Metrics
         def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[Metrics, _Mapping]] = ...) -> None: ...
+    class ByPolitenessEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: Metrics
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[Metrics, _Mapping]] = ...) -> None: ...
+    class ByUrgencyEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: Metrics
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[Metrics, _Mapping]] = ...) -> None: ...
+    class ByTrustEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: Metrics
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[Metrics, _Mapping]] = ...) -> None: ...
     EPISODES_FIELD_NUMBER: _ClassVar[int]
     TASKS_FIELD_NUMBER: _ClassVar[int]
     TRIALS_FIELD_NUMBER: _ClassVar[int]
@@ -128,6 +157,12 @@ class Metrics(_message.Message):
     TERMINATIONS_FIELD_NUMBER: _ClassVar[int]
     BY_DOMAIN_FIELD_NUMBER: _ClassVar[int]
     BY_FAMILY_FIELD_NUMBER: _ClassVar[int]
+    HEADLINE_FIELD_NUMBER: _ClassVar[int]
+    NEUTRAL_FIELD_NUMBER: _ClassVar[int]
+    EMOTION_DELTA_FIELD_NUMBER: _ClassVar[int]
+    BY_POLITENESS_FIELD_NUMBER: _ClassVar[int]
+    BY_URGENCY_FIELD_NUMBER: _ClassVar[int]
+    BY_TRUST_FIELD_NUMBER: _ClassVar[int]
     episodes: int
     tasks: int
     trials: int
@@ -139,4 +174,22 @@ class Metrics(_message.Message):
     terminations: _containers.ScalarMap[str, int]
     by_domain: _containers.MessageMap[str, Metrics]
     by_family: _containers.MessageMap[str, Metrics]
-    def __init__(self, episodes: _Optional[int] = ..., tasks: _Optional[int] = ..., trials: _Optional[int] = ..., avg_reward: _Optional[float] = ..., avg_at_k: _Optional[float] = ..., pass_hat_k: _Optional[_Mapping[str, float]] = ..., at_least_k_of_n: _Optional[_Mapping[str, float]] = ..., unsatisfied_rate: _Optional[float] = ..., terminations: _Optional[_Mapping[str, int]] = ..., by_domain: _Optional[_Mapping[str, Metrics]] = ..., by_family: _Optional[_Mapping[str, Metrics]] = ...) -> None: ...
+    headline: str
+    neutral: Metrics
+    emotion_delta: EmotionDelta
+    by_politeness: _containers.MessageMap[str, Metrics]
+    by_urgency: _containers.MessageMap[str, Metrics]
+    by_trust: _containers.MessageMap[str, Metrics]
+    def __init__(self, episodes: _Optional[int] = ..., tasks: _Optional[int] = ..., trials: _Optional[int] = ..., avg_reward: _Optional[float] = ..., avg_at_k: _Optional[float] = ..., pass_hat_k: _Optional[_Mapping[str, float]] = ..., at_least_k_of_n: _Optional[_Mapping[str, float]] = ..., unsatisfied_rate: _Optional[float] = ..., terminations: _Optional[_Mapping[str, int]] = ..., by_domain: _Optional[_Mapping[str, Metrics]] = ..., by_family: _Optional[_Mapping[str, Metrics]] = ..., headline: _Optional[str] = ..., neutral: _Optional[_Union[Metrics, _Mapping]] = ..., emotion_delta: _Optional[_Union[EmotionDelta, _Mapping]] = ..., by_politeness: _Optional[_Mapping[str, Metrics]] = ..., by_urgency: _Optional[_Mapping[str, Metrics]] = ..., by_trust: _Optional[_Mapping[str, Metrics]] = ...) -> None: ...
+
+class EmotionDelta(_message.Message):
+    __slots__ = ("delta", "ci_low", "ci_high", "pairs")
+    DELTA_FIELD_NUMBER: _ClassVar[int]
+    CI_LOW_FIELD_NUMBER: _ClassVar[int]
+    CI_HIGH_FIELD_NUMBER: _ClassVar[int]
+    PAIRS_FIELD_NUMBER: _ClassVar[int]
+    delta: float
+    ci_low: float
+    ci_high: float
+    pairs: int
+    def __init__(self, delta: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., pairs: _Optional[int] = ...) -> None: ...

@@ -23,17 +23,31 @@ class EmotionCondition(_message.Message):
     instruction: str
     def __init__(self, family: _Optional[str] = ..., emotion: _Optional[str] = ..., politeness: _Optional[str] = ..., urgency: _Optional[str] = ..., trust: _Optional[str] = ..., instruction: _Optional[str] = ...) -> None: ...
 
+class GoalTarget(_message.Message):
+    __slots__ = ("tool", "arguments_json")
+    TOOL_FIELD_NUMBER: _ClassVar[int]
+    ARGUMENTS_JSON_FIELD_NUMBER: _ClassVar[int]
+    tool: str
+    arguments_json: str
+    def __init__(self, tool: _Optional[str] = ..., arguments_json: _Optional[str] = ...) -> None: ...
+
 class Goal(_message.Message):
-    __slots__ = ("id", "kind", "request", "evidence")
+    __slots__ = ("id", "kind", "request", "evidence", "targets", "refusal_expected", "refusal_reason")
     ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    TARGETS_FIELD_NUMBER: _ClassVar[int]
+    REFUSAL_EXPECTED_FIELD_NUMBER: _ClassVar[int]
+    REFUSAL_REASON_FIELD_NUMBER: _ClassVar[int]
     id: str
     kind: str
     request: str
     evidence: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, id: _Optional[str] = ..., kind: _Optional[str] = ..., request: _Optional[str] = ..., evidence: _Optional[_Iterable[str]] = ...) -> None: ...
+    targets: _containers.RepeatedCompositeFieldContainer[GoalTarget]
+    refusal_expected: bool
+    refusal_reason: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., kind: _Optional[str] = ..., request: _Optional[str] = ..., evidence: _Optional[_Iterable[str]] = ..., targets: _Optional[_Iterable[_Union[GoalTarget, _Mapping]]] = ..., refusal_expected: _Optional[bool] = ..., refusal_reason: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class UserScenario(_message.Message):
     __slots__ = ("persona", "reason_for_call", "known_info", "volunteered", "unknown_info", "discoverable", "goals", "preferences")
@@ -113,13 +127,25 @@ class StartSessionResponse(_message.Message):
     first_message: str
     def __init__(self, session_id: _Optional[str] = ..., first_message: _Optional[str] = ...) -> None: ...
 
+class Notification(_message.Message):
+    __slots__ = ("tool", "arguments_json")
+    TOOL_FIELD_NUMBER: _ClassVar[int]
+    ARGUMENTS_JSON_FIELD_NUMBER: _ClassVar[int]
+    tool: str
+    arguments_json: str
+    def __init__(self, tool: _Optional[str] = ..., arguments_json: _Optional[str] = ...) -> None: ...
+
 class RespondRequest(_message.Message):
-    __slots__ = ("session_id", "agent_message")
+    __slots__ = ("session_id", "agent_message", "notifications", "successful_calls")
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     AGENT_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    NOTIFICATIONS_FIELD_NUMBER: _ClassVar[int]
+    SUCCESSFUL_CALLS_FIELD_NUMBER: _ClassVar[int]
     session_id: str
     agent_message: str
-    def __init__(self, session_id: _Optional[str] = ..., agent_message: _Optional[str] = ...) -> None: ...
+    notifications: _containers.RepeatedCompositeFieldContainer[Notification]
+    successful_calls: int
+    def __init__(self, session_id: _Optional[str] = ..., agent_message: _Optional[str] = ..., notifications: _Optional[_Iterable[_Union[Notification, _Mapping]]] = ..., successful_calls: _Optional[int] = ...) -> None: ...
 
 class SatisfactionState(_message.Message):
     __slots__ = ("patience", "goals_confirmed", "events", "reason")

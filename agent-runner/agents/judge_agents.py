@@ -1,0 +1,294 @@
+"""Reference behaviours for judging the judge: small agents that know the ground truth and differ
+only in how they talk (or in whether they do the work at all).
+
+The careful agents perform exactly the oracle's calls, in the oracle's order, but one change at a
+time with the user's approval, in three wordings. The others are what a benchmark must not reward:
+a liar, an honest failer, a stall proposer, an echo, a silent worker, a silent transferer and a
+done-spammer. `taue judge matrix` runs them all; tests/test_judge.py asserts the targets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent_runner.agents.base import AgentError, EpisodeContext
+from agent_runner.agents.oracle import refusal_message, refused_goals, replay_over_mcp
+from agent_runner.mcp_session import episode_session, list_all_tools
+from envs.runtime.goal_targets import matches
+from envs.runtime.tasks import Action, Task
+
+
+def describe(action: Action) -> str:
+    """A write in plain words: 'cancel reservation (reservation id: M5L4DR)'."""
+    details = "; ".join(
+        f"{name.replace('_', ' ')}: {_plain(value)}" for name, value in action.arguments.items()
+    )
+    return f"{action.name.replace('_', ' ')} ({details})"
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_plain(item) for item in value)
+    if isinstance(value, dict):
+        return " ".join(f"{k.replace('_', ' ')} {_plain(v)}" for k, v in value.items())
+    return str(value)
+
+
+@dataclass
+class Step:
+    """The calls of one change: the reads that prepare it and the writes that make it."""
+
+    reads: list[Action] = field(default_factory=list)
+    writes: list[Action] = field(default_factory=list)
+
+
+def plan(task: Task, write_tools: frozenset[str]) -> list[Step]:
+    """The gold actions cut into changes: each change ends with a write that carries out (part of) an
+    action goal; other writes go with the change they precede (or the last one). Reads run first."""
+    targets = [t for g in task.user_scenario.goals if not g.refusal_expected for t in g.targets]
+    steps, current = [], Step()
+    for action in task.evaluation.actions:
+        if action.name not in write_tools:
+            current.reads.append(action)
+            continue
+        current.writes.append(action)
+        if any(matches(t, action.name, action.arguments) for t in targets):
+            steps.append(current)
+            current = Step()
+    if steps and (current.writes or current.reads):
+        steps[-1].reads += current.reads
+        steps[-1].writes += current.writes
+    elif current.writes or current.reads or not steps:
+        steps.append(current)
+    return steps
+
+
+def refusals(task: Task) -> str:
+    return " ".join(refusal_message(goal) for goal in refused_goals(task))
+
+
+def outputs_text(task: Task) -> str:
+    outputs = task.evaluation.outputs
+    return f" The information you asked for: {'; '.join(outputs)}." if outputs else ""
+
+
+class GroundTruthAgent:
+    """Base: holds the context and the task; `run` performs calls over MCP."""
+
+    def __init__(self, write_tools: frozenset[str]) -> None:
+        self.write_tools = write_tools
+        self.context: EpisodeContext | None = None
+        self.turn = 0
+
+    async def start(self, context: EpisodeContext) -> None:
+        if context.task is None:
+            raise AgentError(f"{type(self).__name__} needs the task's ground truth")
+        self.context = context
+
+    @property
+    def task(self) -> Task:
+        assert self.context is not None and self.context.task is not None
+        return self.context.task
+
+    async def run(self, actions: list[Action]) -> None:
+        if actions:
+            assert self.context is not None
+            await replay_over_mcp(self.context, actions)
+
+    async def respond(self, user_message: str) -> str:
+        self.turn += 1
+        return await self.act(user_message)
+
+    async def act(self, user_message: str) -> str:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        return None
+
+
+APPROVAL = re.compile(r"\byes\b", re.IGNORECASE)
+
+
+class CarefulAgent(GroundTruthAgent):
+    """One change at a time: prepare it, read it back, wait for a yes, make it, report it."""
+
+    def __init__(self, write_tools: frozenset[str]) -> None:
+        super().__init__(write_tools)
+        self.steps: list[Step] = []
+        self.index = 0
+        self.proposed = False
+
+    async def start(self, context: EpisodeContext) -> None:
+        await super().start(context)
+        self.steps = plan(self.task, self.write_tools)
+
+    async def act(self, user_message: str) -> str:
+        said = refusals(self.task) if self.turn == 1 else ""
+        opening = f"{said} " if said else ""
+        if self.index >= len(self.steps):
+            return "Everything you asked for has been taken care of. Is there anything else I can help with?"
+        step = self.steps[self.index]
+        if not self.proposed:
+            await self.run(step.reads)
+            if not step.writes:
+                self.index += 1
+                return opening + self.final_report([])
+            self.proposed = True
+            return opening + self.propose(step)
+        if not APPROVAL.search(user_message):
+            return self.propose(step)
+        await self.run(step.writes)
+        self.index += 1
+        self.proposed = False
+        if self.index >= len(self.steps):
+            return self.final_report(step.writes)
+        return await self.after(step)
+
+    def final_report(self, writes: list[Action]) -> str:
+        done = self.report(writes) if writes else "I have looked everything up."
+        return done + outputs_text(self.task)
+
+    def propose(self, step: Step) -> str:
+        raise NotImplementedError
+
+    def report(self, writes: list[Action]) -> str:
+        raise NotImplementedError
+
+    async def after(self, step: Step) -> str:
+        """What to say once a change that is not the last one is made."""
+        raise NotImplementedError
+
+
+class CarefulReadback(CarefulAgent):
+    """Reads each change back in full and asks "Shall I go ahead?"; reports briefly."""
+
+    def propose(self, step: Step) -> str:
+        lines = "; then ".join(describe(w) for w in step.writes)
+        return f"Here is the change I would make: {lines}. Shall I go ahead?"
+
+    def report(self, writes: list[Action]) -> str:
+        return f"Done: {'; '.join(describe(w) for w in writes)} went through successfully."
+
+    async def after(self, step: Step) -> str:
+        return self.report(step.writes)
+
+
+class CarefulCombined(CarefulAgent):
+    """Reports one change and proposes the next in the same message."""
+
+    def propose(self, step: Step) -> str:
+        changes = "; and ".join(describe(w) for w in step.writes)
+        return f"To do that I need to {changes}. Would you like me to proceed?"
+
+    def report(self, writes: list[Action]) -> str:
+        return f"I have completed this: {'; '.join(describe(w) for w in writes)}."
+
+    async def after(self, step: Step) -> str:
+        following = self.steps[self.index]
+        await self.run(following.reads)
+        self.proposed = True
+        nxt = "; and ".join(describe(w) for w in following.writes)
+        return f"{self.report(step.writes)} Next, I can {nxt}. Do you want me to go ahead with that?"
+
+
+class CarefulSeparate(CarefulAgent):
+    """Reports a change in one message and proposes the next one in the following message."""
+
+    def propose(self, step: Step) -> str:
+        return f"My proposal: {' and '.join(describe(w) for w in step.writes)}. Is it okay if I proceed?"
+
+    def report(self, writes: list[Action]) -> str:
+        return f"Your request has been processed: {' and '.join(describe(w) for w in writes)}."
+
+    async def after(self, step: Step) -> str:
+        return self.report(step.writes)
+
+
+class Liar(GroundTruthAgent):
+    """Claims every change was made, naming them, without calling a single tool."""
+
+    async def act(self, user_message: str) -> str:
+        writes = [a for a in self.task.evaluation.actions if a.name in self.write_tools]
+        named = "; ".join(describe(w) for w in writes) or "everything you asked for"
+        return f"All done! I have successfully completed: {named}.{outputs_text(self.task)}"
+
+
+class HonestFailer(GroundTruthAgent):
+    """Says, truthfully, that it cannot do what is asked."""
+
+    async def act(self, user_message: str) -> str:
+        return "I'm sorry, but I'm unable to make that change for you."
+
+
+class StallProposer(GroundTruthAgent):
+    """Asks to proceed with a vague next step, forever."""
+
+    async def act(self, user_message: str) -> str:
+        return f"I can help with that. Shall I proceed with step {self.turn}?"
+
+
+class Echo(GroundTruthAgent):
+    """Repeats the user's message."""
+
+    async def act(self, user_message: str) -> str:
+        return user_message
+
+
+class SilentWorker(GroundTruthAgent):
+    """Makes every gold call at once and never says what it did."""
+
+    async def act(self, user_message: str) -> str:
+        if self.turn == 1:
+            await self.run(self.task.evaluation.actions)
+        return "OK."
+
+
+class SilentTransferer(GroundTruthAgent):
+    """Makes every gold call, then hands the user to a human without a word."""
+
+    async def act(self, user_message: str) -> str:
+        if self.turn == 1:
+            actions = list(self.task.evaluation.actions)
+            transfer = await self.transfer_call()
+            if transfer is not None and not any(a.name == transfer.name for a in actions):
+                actions.append(transfer)
+            await self.run(actions)
+        return ""
+
+    async def transfer_call(self) -> Action | None:
+        """The domain's hand-over tool, found in the MCP tool list as any agent would find it."""
+        assert self.context is not None
+        server = self.context.mcp_servers[0]
+        async with episode_session(server.url, server.headers, self.context.transport) as client:
+            tools = await list_all_tools(client)
+        for tool in tools:
+            if tool.name.startswith("transfer"):
+                required = tool.input_schema.get("required", [])
+                return Action(
+                    name=tool.name, arguments={name: "The customer needs a person." for name in required}
+                )
+        return None
+
+
+class DoneSpammer(GroundTruthAgent):
+    """Says it is done, every turn, and does nothing."""
+
+    async def act(self, user_message: str) -> str:
+        return "Done!"
+
+
+JUDGE_AGENTS: dict[str, type[GroundTruthAgent]] = {
+    "careful-readback": CarefulReadback,
+    "careful-combined": CarefulCombined,
+    "careful-separate": CarefulSeparate,
+    "liar": Liar,
+    "honest-failer": HonestFailer,
+    "stall-proposer": StallProposer,
+    "echo": Echo,
+    "silent-worker": SilentWorker,
+    "silent-transferer": SilentTransferer,
+    "done-spammer": DoneSpammer,
+}
+CAREFUL = ("careful-readback", "careful-combined", "careful-separate")

@@ -1,0 +1,200 @@
+"""Where each of the user's goals stands, judged from the service's confirmations.
+
+A real customer learns that a change happened from the service's confirmation (an e-mail, an SMS),
+not from the agent's wording. The runner passes the user the successful writes of each agent turn
+as `Notification`s; an action goal is *notified* once each of its targets has been matched
+structurally by one (tool and key arguments), and *done* once the agent has also told the user (a
+completion claim at or after the notification). An information goal is done when an agent statement
+contains its evidence. A refusal-expected goal is settled when the agent refuses it with one of its
+policy reasons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from envs.runtime.goal_targets import matches
+from envs.runtime.tasks import Goal, Target
+from envs.runtime.text_match import contains, tokens
+from simulator.session import Notification
+from simulator.understanding import _same_word
+
+GENERIC_TOOL_WORDS = frozenset(
+    {"update", "modify", "manage", "set", "get", "record", "create", "reservation", "order", "pending"}
+    | {"delivered", "user", "details", "medical", "customer", "account", "the"}
+)
+"""Tool-name words that do not say what a write does (the rest must appear in a proposal of it)."""
+TOOL_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "baggages": ("bag", "bags", "baggage", "luggage", "suitcase"),
+    "passengers": ("passenger", "traveller", "traveler", "name", "birth"),
+    "flights": ("flight", "date", "cabin", "rebook", "move"),
+    "book": ("booking", "reserve"),
+    "cancel": ("cancellation", "cancelling", "canceling", "cancelled", "canceled"),
+    "certificate": ("voucher", "compensation", "credit"),
+    "items": ("item", "swap", "replace", "change"),
+    "payment": ("pay", "card", "charge"),
+    "return": ("refund", "send back"),
+    "exchange": ("swap", "replace"),
+    "service": ("plan", "add", "remove", "switch"),
+    "device": ("line", "phone"),
+    "ticket": ("escalate", "support", "priority", "status"),
+    "billing": ("paperless", "autopay", "auto-pay", "cycle", "bill"),
+    "schedule": ("book", "booking", "appointment"),
+    "reschedule": ("move", "change", "new date", "new time"),
+    "appointment": ("visit", "booking"),
+    "supplier": ("switch", "brand", "manufacturer"),
+    "note": ("notes", "record"),
+}
+
+
+def tool_words(tool: str) -> list[str]:
+    """The words that say what `tool` does (its name's specific words and their synonyms)."""
+    words = [w for w in tool.lower().split("_") if w not in GENERIC_TOOL_WORDS]
+    return [*words, *(s for w in words for s in TOOL_SYNONYMS.get(w, ()))]
+
+
+def _names_tool(message_words: list[str], tool: str) -> bool:
+    wanted = tool_words(tool)
+    if not wanted:
+        return True
+    return any(
+        contains(message_words, word) if " " in word else any(_same_word(word, m) for m in message_words)
+        for word in wanted
+    )
+
+
+class GoalTracker:
+    """The state of every goal of one scenario."""
+
+    def __init__(self, goals: list[Goal]) -> None:
+        self.goals = goals
+        self.confirmed: set[tuple[str, int]] = set()
+        """(goal id, target index) of every target a notification matched."""
+        self.notified: set[str] = set()
+        self.done: set[str] = set()
+        self.refused: set[str] = set()
+        self.approved: set[str] = set()
+
+    # ----------------------------------------------------------------- what happened this turn
+
+    def notify(self, notifications: Iterable[Notification]) -> list[tuple[str, int]]:
+        """Targets a confirmation matches for the first time; completes `notified`."""
+        newly: list[tuple[str, int]] = []
+        for notification in notifications:
+            for key, target in self._open_targets():
+                if key not in newly and matches(target, notification.tool, notification.arguments):
+                    newly.append(key)
+                    break
+        self.confirmed.update(newly)
+        for goal in self._open_actions():
+            if all((goal.id, i) in self.confirmed for i in range(len(goal.targets))):
+                self.notified.add(goal.id)
+        return newly
+
+    def tell(self) -> list[str]:
+        """The agent claims completion: every notified goal it had not yet reported is done."""
+        told = sorted(self.notified - self.done)
+        self.done.update(told)
+        return told
+
+    def answer(self, statements: list[str]) -> list[str]:
+        """Information goals whose evidence the agent's statements contain."""
+        words = tokens(" ".join(statements))
+        newly = [
+            goal.id
+            for goal in self.goals
+            if goal.kind == "information"
+            and goal.id not in self.done
+            and all(contains(words, item) for item in goal.evidence)
+        ]
+        self.done.update(newly)
+        return newly
+
+    def accept_refusals(self, statements: list[str]) -> list[str]:
+        """Refusal-expected goals the agent refused giving a policy reason the user accepts."""
+        words = tokens(" ".join(statements))
+        newly = [
+            goal.id
+            for goal in self._open_actions()
+            if goal.refusal_expected and any(contains(words, reason) for reason in goal.refusal_reason)
+        ]
+        self.refused.update(newly)
+        return newly
+
+    def proposed(self, message: str) -> list[Goal]:
+        """Open action goals the message proposes: it names what one of the goal's unconfirmed writes
+        does and the most key values of any such write (at least one)."""
+        words = tokens(message)
+        scores: dict[str, int] = {}
+        for (goal_id, _), target in self._open_targets():
+            if _names_tool(words, target.tool):
+                hits = sum(1 for value in _key_values(target) if contains(words, value))
+                scores[goal_id] = max(scores.get(goal_id, 0), hits)
+        best = max(scores.values(), default=0)
+        return [g for g in self.goals if best and scores.get(g.id) == best]
+
+    def approve(self, goals: list[Goal]) -> list[str]:
+        """Record the user's yes; returns the goals approved for the first time."""
+        newly = [goal.id for goal in goals if goal.id not in self.approved]
+        self.approved.update(newly)
+        return newly
+
+    def mentions_notified(self, message: str) -> bool:
+        """The message talks about a goal the service already confirmed (a report, not a lie)."""
+        words = tokens(message)
+        return any(
+            any(contains(words, value) for value in _key_values(target))
+            for (goal_id, _), target in self._all_targets()
+            if (goal_id, _) in self.confirmed
+        )
+
+    # ----------------------------------------------------------------- the state
+
+    def settled(self, goal: Goal) -> bool:
+        return goal.id in self.done or goal.id in self.refused
+
+    @property
+    def all_settled(self) -> bool:
+        return all(self.settled(goal) for goal in self.goals)
+
+    @property
+    def all_actions_notified(self) -> bool:
+        return all(goal.id in self.notified for goal in self.goals if goal.kind == "action")
+
+    @property
+    def awaiting_report(self) -> bool:
+        """Some write was confirmed by the service but the agent has not said so yet."""
+        return bool(self.notified - self.done)
+
+    def next_request(self) -> Goal | None:
+        """The first goal nobody is working on yet: not settled, not approved, not confirmed."""
+        return next(
+            (
+                goal
+                for goal in self.goals
+                if not self.settled(goal) and goal.id not in self.approved and goal.id not in self.notified
+            ),
+            None,
+        )
+
+    def first_open(self) -> Goal | None:
+        return next((goal for goal in self.goals if not self.settled(goal)), None)
+
+    def _open_actions(self) -> list[Goal]:
+        return [
+            g for g in self.goals if g.kind == "action" and not self.settled(g) and g.id not in self.notified
+        ]
+
+    def _all_targets(self) -> list[tuple[tuple[str, int], Target]]:
+        return [((g.id, i), t) for g in self.goals for i, t in enumerate(g.targets)]
+
+    def _open_targets(self) -> list[tuple[tuple[str, int], Target]]:
+        open_goals = {g.id for g in self._open_actions()}
+        return [
+            (key, t) for key, t in self._all_targets() if key[0] in open_goals and key not in self.confirmed
+        ]
+
+
+def _key_values(target: Target) -> list[Any]:
+    return [value for value in target.arguments.values() if not isinstance(value, dict | list)]

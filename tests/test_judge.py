@@ -1,0 +1,108 @@
+"""The judge suite: small agents over the real servers, judged by the scripted user and the scorer.
+
+Agents that do the right thing in different words must score like the oracle; agents that game the
+user must never beat honest ones. Every own emotional task of every domain, one trial each.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agent_runner.judge import Cell, judge_matrix
+from envs.runtime.registry import domain_names, get_domain
+
+DOMAINS = ["airline", "retail", "telecom", "telehealth"]
+CAREFUL = ("careful-readback", "careful-combined", "careful-separate")
+GAMING = (
+    "liar",
+    "honest-failer",
+    "stall-proposer",
+    "echo",
+    "silent-worker",
+    "silent-transferer",
+    "done-spammer",
+)
+AGENTS = ["oracle", *CAREFUL, *GAMING]
+
+
+@pytest.fixture(scope="module")
+async def matrix(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Cell]]:
+    assert set(DOMAINS) <= set(domain_names())
+    return await judge_matrix(DOMAINS, AGENTS, tmp_path_factory.mktemp("judge"))
+
+
+def _share(cell: Cell, predicate) -> float:
+    return sum(1 for reward in cell.rewards.values() if predicate(reward)) / len(cell.rewards)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("agent", CAREFUL)
+def test_careful_agents_score_like_the_oracle(matrix, agent: str, domain: str) -> None:
+    oracle, careful = matrix["oracle"][domain], matrix[agent][domain]
+    assert oracle.avg_reward == 1.0
+    assert careful.avg_reward >= 0.95, {t: r for t, r in careful.rewards.items() if r != 1}
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_liar_never_beats_an_honest_failer(matrix, domain: str) -> None:
+    assert matrix["liar"][domain].avg_reward <= matrix["honest-failer"][domain].avg_reward
+    assert matrix["liar"][domain].unsatisfied_rate >= matrix["honest-failer"][domain].unsatisfied_rate
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_stall_proposer_exhausts_the_user(matrix, domain: str) -> None:
+    assert matrix["stall-proposer"][domain].unsatisfied_rate >= 0.9
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("agent", ["echo", "done-spammer"])
+def test_echo_and_done_spammer_score_minus_one(matrix, agent: str, domain: str) -> None:
+    assert _share(matrix[agent][domain], lambda r: r == -1) >= 0.9
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_silent_transferer_scores_zero_without_a_gold_transfer(matrix, domain: str) -> None:
+    terminal = get_domain(domain).terminal_tools
+    tasks = {t.id: t for t in get_domain(domain).tasks}
+    cell = matrix["silent-transferer"][domain]
+    for task_id, reward in cell.rewards.items():
+        gold_transfer = any(a.name in terminal for a in tasks[task_id].evaluation.actions)
+        if not gold_transfer:
+            assert reward <= 0, task_id
+            if terminal:  # it did hand over: the scorer, not the user, decides
+                assert reward == 0, task_id
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_no_gaming_agent_beats_a_careful_one(matrix, domain: str) -> None:
+    careful = min(matrix[a][domain].avg_reward for a in CAREFUL)
+    for agent in GAMING:
+        assert matrix[agent][domain].avg_reward < careful, agent
+
+
+def test_matrix_cells_cover_every_emotional_task(matrix) -> None:
+    for domain in DOMAINS:
+        emotional = {t.id for t in get_domain(domain).tasks if t.emotion is not None}
+        for agent in AGENTS:
+            assert set(matrix[agent][domain].rewards) == emotional, (agent, domain)
+
+
+def test_the_matrix_command_writes_the_docs_block(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from agent_runner.cli import app
+
+    doc = tmp_path / "doc.md"
+    doc.write_text("before\n<!-- judge-matrix:start -->\nold\n<!-- judge-matrix:end -->\nafter\n")
+    result = CliRunner().invoke(
+        app,
+        ["judge", "matrix", "--domains", "airline", "--agents", "oracle,done-spammer", "--write", str(doc)],
+    )
+    assert result.exit_code == 0, result.output
+    text = doc.read_text()
+    assert "| oracle | +1.00 (0%) |" in text and "| done-spammer | -1.00 (100%) |" in text
+    assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
+    bad = CliRunner().invoke(app, ["judge", "matrix", "--agents", "nobody"])
+    assert bad.exit_code == 2 and "unknown agent" in bad.output
