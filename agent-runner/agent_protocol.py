@@ -141,7 +141,7 @@ def write_schemas(folder: Path) -> list[Path]:
     return paths
 
 
-if __name__ == "__main__":  # python -m agent_runner.agent_protocol docs/schemas
+if __name__ == "__main__":  # python -m taue.runner.agent_protocol docs/schemas
     import sys
 
     for written in write_schemas(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/schemas")):

@@ -18,7 +18,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
-from agent_runner.agent_protocol import (
+from taue.envs.runtime.server import bind_socket
+from taue.runner.agent_protocol import (
     EPISODES_PATH,
     HEALTH_PATH,
     PROTOCOL_VERSION,
@@ -27,8 +28,7 @@ from agent_runner.agent_protocol import (
     TurnRequest,
     Usage,
 )
-from agent_runner.agents.base import Agent, AgentError, EpisodeContext, McpServerInfo
-from envs.runtime.server import bind_socket
+from taue.runner.agents.base import Agent, AgentError, EpisodeContext, McpServerInfo
 
 AgentFactory = Callable[[], Agent]
 

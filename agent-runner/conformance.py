@@ -17,7 +17,10 @@ from dataclasses import dataclass
 import httpx2
 from pydantic import BaseModel, ValidationError
 
-from agent_runner.agent_protocol import (
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.server import DomainServer
+from taue.envs.runtime.tasks import Task
+from taue.runner.agent_protocol import (
     DELETE_STATUSES,
     EPISODES_PATH,
     HEALTH_PATH,
@@ -30,12 +33,9 @@ from agent_runner.agent_protocol import (
     problems,
     turns_path,
 )
-from agent_runner.control import ControlClient
-from agent_runner.episode import agent_turn
-from envs.runtime.registry import get_domain
-from envs.runtime.server import DomainServer
-from envs.runtime.tasks import Task
-from simulator.session import UserOptions, make_user
+from taue.runner.control import ControlClient
+from taue.runner.episode import agent_turn
+from taue.simulator.session import UserOptions, make_user
 
 HEALTH_TIMEOUT = 5.0
 CHECK_DOMAIN = "airline"

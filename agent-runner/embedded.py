@@ -12,8 +12,8 @@ from contextlib import AsyncExitStack, asynccontextmanager
 
 from pydantic import BaseModel, Field
 
-from envs.runtime.registry import get_domain
-from envs.runtime.server import DomainServer
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.server import DomainServer
 
 
 class Services(BaseModel):
@@ -40,8 +40,8 @@ async def embedded_domains(names: list[str]) -> AsyncIterator[dict[str, DomainSe
 @asynccontextmanager
 async def embedded_services(domains: list[str], given: Services) -> AsyncIterator[Services]:
     """`given`, completed with in-process servers for every missing piece."""
-    from scorer.service import build_server as build_scorer
-    from simulator.service import build_server as build_simulator
+    from taue.scorer.service import build_server as build_scorer
+    from taue.simulator.service import build_server as build_simulator
 
     async with AsyncExitStack() as stack:
         servers = await stack.enter_async_context(

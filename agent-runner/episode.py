@@ -1,4 +1,4 @@
-"""One episode, top to bottom (DESIGN §3): create, converse, collect, score, record, delete."""
+"""One episode, top to bottom (docs/architecture.md): create, converse, collect, score, record, delete."""
 
 from __future__ import annotations
 
@@ -10,18 +10,18 @@ from dataclasses import dataclass
 
 import httpx2
 
-from agent_runner.agents import NEEDS_GROUND_TRUTH, AgentError, AgentOptions, EpisodeContext, make_agent
-from agent_runner.agents.base import McpServerInfo
-from agent_runner.control import ControlClient, InfraError
-from agent_runner.results import EpisodeRecord
-from envs.runtime.control_app import EpisodeCreated
-from envs.runtime.domain import Domain
-from envs.runtime.tasks import Task
-from scorer.client import ScorerClient
-from scorer.reward import LoggedCall, Message
-from scorer.scorer import ScoreRequest
-from simulator.client import SimulatorClient
-from simulator.session import AgentTurn, Notification, UserOptions
+from taue.envs.runtime.control_app import EpisodeCreated
+from taue.envs.runtime.domain import Domain
+from taue.envs.runtime.tasks import Task
+from taue.runner.agents import NEEDS_GROUND_TRUTH, AgentError, AgentOptions, EpisodeContext, make_agent
+from taue.runner.agents.base import McpServerInfo
+from taue.runner.control import ControlClient, InfraError
+from taue.runner.results import EpisodeRecord
+from taue.scorer.client import ScorerClient
+from taue.scorer.reward import LoggedCall, Message
+from taue.scorer.scorer import ScoreRequest
+from taue.simulator.client import SimulatorClient
+from taue.simulator.session import AgentTurn, Notification, UserOptions
 
 
 @dataclass(frozen=True)

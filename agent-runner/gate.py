@@ -30,8 +30,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from agent_runner.results import CONFIG, ResultsFile
-from scorer.metrics import bootstrap_ci, pass_hat_k
+from taue.runner.results import CONFIG, ResultsFile
+from taue.scorer.metrics import bootstrap_ci, pass_hat_k
 
 MUST_MATCH = ("user", "user_model", "condition", "max_turns", "max_tool_calls")
 """Run settings that change what is measured: comparing runs that differ here is refused."""

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from agent_runner.agents.judge_agents import JUDGE_AGENTS
-from agent_runner.results import EpisodeRecord
-from agent_runner.runner import RunConfig, execute_run
+from taue.runner.agents.judge_agents import JUDGE_AGENTS
+from taue.runner.results import EpisodeRecord
+from taue.runner.runner import RunConfig, execute_run
 
 MATRIX_AGENTS = ("oracle", *JUDGE_AGENTS)
 MARKERS = ("<!-- judge-matrix:start -->", "<!-- judge-matrix:end -->")

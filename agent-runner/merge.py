@@ -6,8 +6,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_runner.results import CONFIG, EpisodeRecord, ResultsFile
-from agent_runner.runner import RunConfig, make_plan
+from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
+from taue.runner.runner import RunConfig, make_plan
 
 
 class MergeError(ValueError):

@@ -20,18 +20,18 @@ from typing import Any
 import httpx2
 from pydantic import BaseModel
 
-from agent_runner.agents import AgentOptions
-from agent_runner.control import ControlClient, InfraError
-from agent_runner.embedded import Services, embedded_services
-from agent_runner.episode import Harness, Limits, episode_seed, run_episode
-from agent_runner.results import CONFIG, EpisodeRecord, ResultsFile
-from envs.runtime.domain import Domain
-from envs.runtime.registry import get_domain
-from envs.runtime.tasks import Task
-from scorer.client import ScorerCallError, ScorerClient
-from simulator.client import SimulatorCallError, SimulatorClient
-from simulator.session import UserOptions
-from simulator.taxonomy import condition
+from taue.envs.runtime.domain import Domain
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.tasks import Task
+from taue.runner.agents import AgentOptions
+from taue.runner.control import ControlClient, InfraError
+from taue.runner.embedded import Services, embedded_services
+from taue.runner.episode import Harness, Limits, episode_seed, run_episode
+from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
+from taue.scorer.client import ScorerCallError, ScorerClient
+from taue.simulator.client import SimulatorCallError, SimulatorClient
+from taue.simulator.session import UserOptions
+from taue.simulator.taxonomy import condition
 
 RETRY_DELAYS = (0.2, 1.0, 3.0)
 

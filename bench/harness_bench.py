@@ -22,11 +22,11 @@ from pathlib import Path
 
 import httpx2
 
-from agent_runner.embedded import embedded_domains
-from agent_runner.mcp_session import episode_session
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.episodes import EpisodeRegistry
-from envs.runtime.registry import get_domain
+from taue.envs.runtime.episodes import EpisodeRegistry
+from taue.envs.runtime.registry import get_domain
+from taue.runner.embedded import embedded_domains
+from taue.runner.mcp_session import episode_session
+from taue.runner.runner import RunConfig, execute_run
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -22,15 +22,15 @@ from pathlib import Path
 
 import httpx2
 
-from agent_runner.embedded import Services
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import get_domain
-from simulator.client import SimulatorClient
-from simulator.scripted import ScriptedUser
-from simulator.service import build_server
-from simulator.session import UserOptions
+from taue.envs.runtime.registry import get_domain
+from taue.runner.embedded import Services
+from taue.runner.runner import RunConfig, execute_run
+from taue.simulator.client import SimulatorClient
+from taue.simulator.scripted import ScriptedUser
+from taue.simulator.service import build_server
+from taue.simulator.session import UserOptions
 
-TAUE = [sys.executable, "-m", "agent_runner"]
+TAUE = [sys.executable, "-m", "taue"]
 
 
 async def respond_latency(calls: int) -> tuple[float, float, float]:

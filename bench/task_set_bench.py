@@ -22,9 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import domain_names, get_domain
-from envs.task_sets.importer import import_task_set
+from taue.envs.runtime.registry import domain_names, get_domain
+from taue.envs.task_sets.importer import import_task_set
+from taue.runner.runner import RunConfig, execute_run
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "tau-emotion-bench"
 

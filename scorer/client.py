@@ -5,18 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-from taue.serving import DEFAULT_DEADLINE, channel, wait_until_serving
-from taue.v1 import scorer_pb2, scorer_pb2_grpc
 
-from scorer.convert import (
+from taue.proto.serving import DEFAULT_DEADLINE, channel, wait_until_serving
+from taue.proto.v1 import scorer_pb2, scorer_pb2_grpc
+from taue.scorer.convert import (
     breakdown_from_message,
     metrics_from_message,
     outcome_message,
     score_request_message,
 )
-from scorer.metrics import EpisodeOutcome
-from scorer.reward import RewardBreakdown
-from scorer.scorer import ScoreRequest
+from taue.scorer.metrics import EpisodeOutcome
+from taue.scorer.reward import RewardBreakdown
+from taue.scorer.scorer import ScoreRequest
 
 RETRYABLE = {
     grpc.StatusCode.UNAVAILABLE,

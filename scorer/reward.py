@@ -6,9 +6,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from envs.runtime.domain import Domain
-from envs.runtime.tasks import Task
-from envs.runtime.text_match import contains, tokens
+from taue.envs.runtime.domain import Domain
+from taue.envs.runtime.tasks import Task
+from taue.envs.runtime.text_match import contains, tokens
 
 Termination = Literal[
     "user_stop",

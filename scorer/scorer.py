@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from envs.runtime.registry import get_domain
-from scorer.replay import ExpectedStates
-from scorer.reward import LoggedCall, Message, RewardBreakdown, Termination, score
+from taue.envs.runtime.registry import get_domain
+from taue.scorer.replay import ExpectedStates
+from taue.scorer.reward import LoggedCall, Message, RewardBreakdown, Termination, score
 
 
 class ScoreRequest(BaseModel):

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import grpc
 from pydantic import ValidationError
-from taue.serving import GrpcServer
-from taue.v1 import scorer_pb2, scorer_pb2_grpc
 
-from scorer.convert import (
+from taue.proto.serving import GrpcServer
+from taue.proto.v1 import scorer_pb2, scorer_pb2_grpc
+from taue.scorer.convert import (
     breakdown_message,
     metrics_message,
     outcome_from_message,
     score_request_from_message,
 )
-from scorer.metrics import summarize
-from scorer.scorer import Scorer
+from taue.scorer.metrics import summarize
+from taue.scorer.scorer import Scorer
 
 
 class ScorerService(scorer_pb2_grpc.ScorerServicer):

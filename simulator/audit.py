@@ -19,9 +19,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agent_runner.results import EpisodeRecord, ResultsFile
-from envs.runtime.registry import get_domain
-from envs.runtime.tasks import Task
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.tasks import Task
+from taue.runner.results import EpisodeRecord, ResultsFile
 
 FactKind = Literal["email", "id", "number", "name"]
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
-from taue.v1 import common_pb2, simulator_pb2
-
-from envs.runtime.tasks import Emotion, Evaluation, Goal, Target, Task, UserScenario
-from simulator.session import AgentTurn, Notification, UserOptions, UserTurn
+from taue.envs.runtime.tasks import Emotion, Evaluation, Goal, Target, Task, UserScenario
+from taue.proto.v1 import common_pb2, simulator_pb2
+from taue.simulator.session import AgentTurn, Notification, UserOptions, UserTurn
 
 TERMINATIONS = {
     "user_stop": common_pb2.USER_STOP,

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from envs.runtime.goal_targets import matches
-from envs.runtime.tasks import Goal, Target
-from envs.runtime.text_match import contains, tokens
-from simulator.session import Notification
-from simulator.understanding import _same_word
+from taue.envs.runtime.goal_targets import matches
+from taue.envs.runtime.tasks import Goal, Target
+from taue.envs.runtime.text_match import contains, tokens
+from taue.simulator.session import Notification
+from taue.simulator.understanding import _same_word
 
 GENERIC_TOOL_WORDS = frozenset(
     {"update", "modify", "manage", "set", "get", "record", "create", "reservation", "order", "pending"}

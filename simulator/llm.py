@@ -1,8 +1,9 @@
 """The LLM user backend: a language model plays the emotional user over any OpenAI-compatible
 chat-completions endpoint (vLLM, llama.cpp's server, a hosted API).
 
-The prompt follows DESIGN §7: guidelines, the task's scenario, the emotion instruction (the
-condition's anchor instruction by default) and the rules for `###STOP###` and `###UNSATISFIED###`.
+The prompt (docs/simulator.md, "The LLM user"): guidelines, the task's scenario, the emotion
+instruction (the condition's anchor instruction by default) and the rules for `###STOP###` and
+`###UNSATISFIED###`.
 As in τ-bench the roles are flipped: the simulator model sees the agent's messages as `user` turns
 and writes its own as `assistant` turns, starting from a fixed agent greeting. Requests carry
 temperature 0 (from `UserOptions`) and the episode's seed.
@@ -24,8 +25,8 @@ from typing import Any, Literal, cast
 
 import openai
 
-from envs.runtime.tasks import Task
-from simulator.session import (
+from taue.envs.runtime.tasks import Task
+from taue.simulator.session import (
     STOP,
     UNSATISFIED,
     AgentTurn,
@@ -110,7 +111,7 @@ def emotion_instruction(task: Task, seed: int, source: EmotionSource = "auto") -
         return "You are calm and matter-of-fact: no particular emotion colours how you talk."
     if source in ("auto", "anchor"):
         try:
-            from simulator.anchors import anchors_for
+            from taue.simulator.anchors import anchors_for
 
             texts = anchors_for(task.emotion.condition_id)
         except (ImportError, KeyError, OSError):

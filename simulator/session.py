@@ -8,7 +8,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from envs.runtime.tasks import Task
+from taue.envs.runtime.tasks import Task
 
 STOP = "###STOP###"
 UNSATISFIED = "###UNSATISFIED###"
@@ -66,8 +66,8 @@ class UserBackend(Protocol):
 
 
 BACKENDS = {
-    "scripted": ("simulator.scripted", "ScriptedUser"),
-    "llm": ("simulator.llm", "LLMUser"),
+    "scripted": ("taue.simulator.scripted", "ScriptedUser"),
+    "llm": ("taue.simulator.llm", "LLMUser"),
 }
 
 

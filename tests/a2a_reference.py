@@ -42,9 +42,9 @@ from a2a.types import (
 from a2a.utils.constants import TransportProtocol
 from starlette.applications import Starlette
 
-from agent_runner.agents.a2a_agent import EPISODE_MEDIA_TYPE
-from agent_runner.agents.base import Agent, EpisodeContext
-from envs.runtime.server import bind_socket
+from taue.envs.runtime.server import bind_socket
+from taue.runner.agents.a2a_agent import EPISODE_MEDIA_TYPE
+from taue.runner.agents.base import Agent, EpisodeContext
 
 Style = Literal["message", "input-required", "completed"]
 MakeAgent = Callable[[EpisodeContext], Awaitable[Agent]]

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 import httpx2
 import pytest_asyncio
 
-from agent_runner.embedded import embedded_domains
-from envs.runtime.server import DomainServer
+from taue.envs.runtime.server import DomainServer
+from taue.runner.embedded import embedded_domains
 from tests.llama_server import llama_server  # noqa: F401  (session fixture: llama.cpp + SmolLM2)
 
 DOMAINS = ["airline", "retail"]

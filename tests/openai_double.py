@@ -26,7 +26,7 @@ import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from envs.runtime.server import bind_socket
+from taue.envs.runtime.server import bind_socket
 
 Reply = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
 

@@ -15,16 +15,16 @@ pytest.importorskip("a2a", reason="a2a-sdk (the `a2a` extra) is not installed")
 
 from a2a.utils.constants import TransportProtocol
 
-from agent_runner import runner
-from agent_runner.agents import AgentError, AgentOptions, make_agent
-from agent_runner.agents.a2a_agent import A2AAgent, agent_base_url
-from agent_runner.agents.base import Agent, EpisodeContext, McpServerInfo
-from agent_runner.agents.oracle import OracleAgent
-from agent_runner.agents.pester import PesterAgent
-from agent_runner.control import InfraError
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import get_domain
-from envs.runtime.server import bind_socket
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.server import bind_socket
+from taue.runner import runner
+from taue.runner.agents import AgentError, AgentOptions, make_agent
+from taue.runner.agents.a2a_agent import A2AAgent, agent_base_url
+from taue.runner.agents.base import Agent, EpisodeContext, McpServerInfo
+from taue.runner.agents.oracle import OracleAgent
+from taue.runner.agents.pester import PesterAgent
+from taue.runner.control import InfraError
+from taue.runner.runner import RunConfig, execute_run
 from tests.a2a_reference import A2AReferenceServer, MakeAgent
 
 TASK = "airline-001"

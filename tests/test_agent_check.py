@@ -11,11 +11,11 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
-from agent_runner.agent_server import AgentServer, AppServer
-from agent_runner.agents import AgentOptions
-from agent_runner.agents.model_agent import ModelAgent
-from agent_runner.cli import app
-from agent_runner.conformance import CheckReport, check_agent
+from taue.cli import app
+from taue.runner.agent_server import AgentServer, AppServer
+from taue.runner.agents import AgentOptions
+from taue.runner.agents.model_agent import ModelAgent
+from taue.runner.conformance import CheckReport, check_agent
 from tests.openai_double import OpenAIDouble
 from tests.test_http_agent import unreachable_url
 

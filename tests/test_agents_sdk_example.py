@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from agent_runner.agent_server import AppServer
-from agent_runner.conformance import check_agent
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import get_domain
+from taue.envs.runtime.registry import get_domain
+from taue.runner.agent_server import AppServer
+from taue.runner.conformance import check_agent
+from taue.runner.runner import RunConfig, execute_run
 from tests.openai_double import OpenAIDouble
 from tests.test_model_agent import TASK, gold_script
 

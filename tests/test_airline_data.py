@@ -8,12 +8,12 @@ from datetime import datetime
 
 import pytest
 
-from envs.airline import DOMAIN
-from envs.airline.author_tasks import authoring_problems
-from envs.airline.generate import generate
-from envs.airline.models import Flight, Reservation, User
-from envs.runtime.database import SeedImage
-from envs.runtime.task_checks import task_set_problems
+from taue.envs.airline import DOMAIN
+from taue.envs.airline.author_tasks import authoring_problems
+from taue.envs.airline.generate import generate
+from taue.envs.airline.models import Flight, Reservation, User
+from taue.envs.runtime.database import SeedImage
+from taue.envs.runtime.task_checks import task_set_problems
 
 CLOCK = datetime(2024, 5, 15, 15, 0)
 

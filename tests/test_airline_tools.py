@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from envs.airline import DOMAIN
-from envs.airline.generate import generate
-from envs.airline.models import Flight, Reservation, User
-from envs.runtime.execution import ToolCall, execute_logged
+from taue.envs.airline import DOMAIN
+from taue.envs.airline.generate import generate
+from taue.envs.airline.models import Flight, Reservation, User
+from taue.envs.runtime.execution import ToolCall, execute_logged
 
 WRITE_TOOLS = {
     "book_reservation",

@@ -11,14 +11,20 @@ from pathlib import Path
 
 import pytest
 
-from simulator.anchors import ANCHORS_PATH, anchor, anchors_for, generate_anchors, load_anchors
-from simulator.anchors.generate import dumps_anchors, sentences
-from simulator.anchors.paraphrase import SYSTEM_PROMPT, acceptable
-from simulator.anchors.phrases import BEHAVIOURS, FEELINGS, POLITENESS_PHRASES, TRUST_PHRASES, URGENCY_PHRASES
-from simulator.taxonomy import BY_ID, CONDITIONS
+from taue.simulator.anchors import ANCHORS_PATH, anchor, anchors_for, generate_anchors, load_anchors
+from taue.simulator.anchors.generate import dumps_anchors, sentences
+from taue.simulator.anchors.paraphrase import SYSTEM_PROMPT, acceptable
+from taue.simulator.anchors.phrases import (
+    BEHAVIOURS,
+    FEELINGS,
+    POLITENESS_PHRASES,
+    TRUST_PHRASES,
+    URGENCY_PHRASES,
+)
+from taue.simulator.taxonomy import BY_ID, CONDITIONS
 from tests.openai_double import OpenAIDouble
 
-TAUE = [sys.executable, "-m", "agent_runner"]
+TAUE = [sys.executable, "-m", "taue"]
 ROOT = Path(__file__).resolve().parent.parent
 CONDITION = "frustration.cold.high.skeptical"
 

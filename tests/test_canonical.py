@@ -8,11 +8,18 @@ import json
 import pytest
 from sqlmodel import Field
 
-from envs.runtime.database import EpisodeDatabase, JSONText, SeedImage, canonical_json, state_hash, table_base
-from envs.runtime.domain import Domain
-from envs.runtime.registry import get_domain
-from envs.runtime.task_checks import replay
-from envs.runtime.tasks import Action
+from taue.envs.runtime.database import (
+    EpisodeDatabase,
+    JSONText,
+    SeedImage,
+    canonical_json,
+    state_hash,
+    table_base,
+)
+from taue.envs.runtime.domain import Domain
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.task_checks import replay
+from taue.envs.runtime.tasks import Action
 
 Table = table_base("canonical-test")
 

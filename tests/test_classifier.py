@@ -10,14 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.anchors import load_anchors
-from simulator.classifier import ClassifierUnavailable, classify, load_feelings, resolve_route
-from simulator.classifier.embedders import OnnxMiniLM, Tfidf, minilm_files
-from simulator.classifier.evaluate import evaluate
-from simulator.classifier.model import cached_features, train_on_anchors
-from simulator.taxonomy import BY_ID, EMOTIONS, FAMILY_OF
+from taue.simulator.anchors import load_anchors
+from taue.simulator.classifier import ClassifierUnavailable, classify, load_feelings, resolve_route
+from taue.simulator.classifier.embedders import OnnxMiniLM, Tfidf, minilm_files
+from taue.simulator.classifier.evaluate import evaluate
+from taue.simulator.classifier.model import cached_features, train_on_anchors
+from taue.simulator.taxonomy import BY_ID, EMOTIONS, FAMILY_OF
 
-TAUE = [sys.executable, "-m", "agent_runner"]
+TAUE = [sys.executable, "-m", "taue"]
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = "I'm scared my refund will never come and I need it today"
 
@@ -195,7 +195,7 @@ def test_without_numpy_neither_route_runs_and_the_error_says_what_to_install() -
         "import importlib.util, sys\n"
         "real = importlib.util.find_spec\n"
         "importlib.util.find_spec = lambda name, *a: None if name == 'numpy' else real(name, *a)\n"
-        "from agent_runner.cli import app\n"
+        "from taue.cli import app\n"
         "app(['emotion', 'classify', 'I am calm'])\n"
     )
     done = subprocess.run(

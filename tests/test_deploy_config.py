@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 import typer.main
 
-from agent_runner import cli
-from envs.runtime.registry import domain_names
+from taue import cli
+from taue.envs.runtime.registry import domain_names
 
 ROOT = Path(__file__).resolve().parent.parent
 DOMAINS = ("airline", "retail", "telecom", "telehealth")

@@ -16,17 +16,17 @@ import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
-from agent_runner.cli import app
-from agent_runner.commands.task_sets import live_state, state_after
-from agent_runner.mcp_session import episode_session
-from envs.runtime.database import SeedImage
-from envs.runtime.domain import Domain
-from envs.runtime.registry import domain_names, get_domain
-from envs.runtime.task_checks import replay
-from envs.runtime.tasks import Task
-from envs.task_sets.exporter import published_tables, seed_state, write_tables
-from envs.task_sets.loader import read_table, table_models
-from scorer.replay import ExpectedStates
+from taue.cli import app
+from taue.cli.commands.task_sets import live_state, state_after
+from taue.envs.runtime.database import SeedImage
+from taue.envs.runtime.domain import Domain
+from taue.envs.runtime.registry import domain_names, get_domain
+from taue.envs.runtime.task_checks import replay
+from taue.envs.runtime.tasks import Task
+from taue.envs.task_sets.exporter import published_tables, seed_state, write_tables
+from taue.envs.task_sets.loader import read_table, table_models
+from taue.runner.mcp_session import episode_session
+from taue.scorer.replay import ExpectedStates
 
 
 def taue(*args: str) -> Result:
@@ -104,7 +104,7 @@ async def test_a_live_episode_is_exported_from_its_control_port(servers, http, t
     write_tables(tmp_path / "lib", published_tables(domain, state))
     assert state_of_files(domain, tmp_path / "lib") == await expected_state(domain, task)
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "agent_runner", "db", "export", "--episode", created["episode_id"],
+        sys.executable, "-m", "taue", "db", "export", "--episode", created["episode_id"],
         "--control-url", server.control_url, "--format", "tau-bench", str(tmp_path / "cli"),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip

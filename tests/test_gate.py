@@ -12,13 +12,13 @@ import pytest
 import pytest_asyncio
 from typer.testing import CliRunner
 
-from agent_runner.cli import app
-from agent_runner.gate import GateError, Metric, bootstrap_interval, gate, rerun_variance
-from agent_runner.results import CONFIG, EpisodeRecord, ResultsFile
-from agent_runner.runner import RunConfig, execute_run
-from scorer.reward import RewardBreakdown
+from taue.cli import app
+from taue.runner.gate import GateError, Metric, bootstrap_interval, gate, rerun_variance
+from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
+from taue.runner.runner import RunConfig, execute_run
+from taue.scorer.reward import RewardBreakdown
 
-TAUE = [sys.executable, "-m", "agent_runner"]
+TAUE = [sys.executable, "-m", "taue"]
 IMPATIENT = "frustration.neutral.high.cautious"
 TASKS = [f"airline-{i:03d}" for i in range(1, 13)]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from envs.runtime.goal_targets import ambiguous_targets, attach_targets, matches
-from envs.runtime.registry import get_domain
-from envs.runtime.task_checks import target_problems
-from envs.runtime.tasks import Action, Goal, Target
+from taue.envs.runtime.goal_targets import ambiguous_targets, attach_targets, matches
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.task_checks import target_problems
+from taue.envs.runtime.tasks import Action, Goal, Target
 from tests.factories import make_task
 
 WRITES = frozenset({"cancel_appointment", "manage_service", "record_payment"})

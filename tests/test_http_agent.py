@@ -13,17 +13,17 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
-from agent_runner import runner
-from agent_runner.agent_protocol import json_schemas, schema_text
-from agent_runner.agent_server import AppServer
-from agent_runner.agents import AgentOptions
-from agent_runner.agents.base import AgentError, EpisodeContext, McpServerInfo
-from agent_runner.agents.http_agent import HttpAgent, reply_deadline
-from agent_runner.control import InfraError
-from agent_runner.mcp_session import episode_session
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import get_domain
-from envs.runtime.server import bind_socket
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.server import bind_socket
+from taue.runner import runner
+from taue.runner.agent_protocol import json_schemas, schema_text
+from taue.runner.agent_server import AppServer
+from taue.runner.agents import AgentOptions
+from taue.runner.agents.base import AgentError, EpisodeContext, McpServerInfo
+from taue.runner.agents.http_agent import HttpAgent, reply_deadline
+from taue.runner.control import InfraError
+from taue.runner.mcp_session import episode_session
+from taue.runner.runner import RunConfig, execute_run
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "docs" / "schemas"
@@ -33,7 +33,7 @@ TASK = "airline-004-neutral"
 def test_committed_schemas_equal_the_generated_ones() -> None:
     generated = json_schemas()
     committed = {path.stem: path.read_text(encoding="utf-8") for path in SCHEMAS.glob("*.json")}
-    assert set(committed) == set(generated), "run: python -m agent_runner.agent_protocol docs/schemas"
+    assert set(committed) == set(generated), "run: python -m taue.runner.agent_protocol docs/schemas"
     for stem, schema in generated.items():
         assert committed[stem] == schema_text(schema), f"docs/schemas/{stem}.json is stale"
         jsonschema.Draft202012Validator.check_schema(schema)

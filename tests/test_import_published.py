@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import domain_names, get_domain
-from envs.runtime.task_checks import _scenario_problems, output_problems
-from envs.runtime.tasks import Task, twin_mismatches
-from envs.task_sets.exporter import published_tables, seed_state
-from envs.task_sets.importer import import_task_set
-from envs.task_sets.storage import TaskSetInfo
+from taue.envs.runtime.registry import domain_names, get_domain
+from taue.envs.runtime.task_checks import _scenario_problems, output_problems
+from taue.envs.runtime.tasks import Task, twin_mismatches
+from taue.envs.task_sets.exporter import published_tables, seed_state
+from taue.envs.task_sets.importer import import_task_set
+from taue.envs.task_sets.storage import TaskSetInfo
+from taue.runner.runner import RunConfig, execute_run
 
 DATA = Path(
     os.environ.get(

@@ -15,17 +15,17 @@ import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
-from agent_runner.cli import app
-from agent_runner.results import ResultsFile
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import get_domain
-from envs.runtime.task_checks import task_problems
-from envs.runtime.tasks import Task, twin_mismatches
-from envs.task_sets import pyparse
-from envs.task_sets.exporter import published_tables, seed_state, write_tables
-from envs.task_sets.importer import import_task_set
-from envs.task_sets.pyparse import read_python_tasks
-from envs.task_sets.storage import TaskSetError
+from taue.cli import app
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.task_checks import task_problems
+from taue.envs.runtime.tasks import Task, twin_mismatches
+from taue.envs.task_sets import pyparse
+from taue.envs.task_sets.exporter import published_tables, seed_state, write_tables
+from taue.envs.task_sets.importer import import_task_set
+from taue.envs.task_sets.pyparse import read_python_tasks
+from taue.envs.task_sets.storage import TaskSetError
+from taue.runner.results import ResultsFile
+from taue.runner.runner import RunConfig, execute_run
 
 HEADER = '"""Tasks (test copy)."""\nfrom tau_bench.types import Action, Task\n\n'
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_runner.judge import Cell, judge_matrix
-from envs.runtime.registry import domain_names, get_domain
+from taue.envs.runtime.registry import domain_names, get_domain
+from taue.runner.judge import Cell, judge_matrix
 
 DOMAINS = ["airline", "retail", "telecom", "telehealth"]
 CAREFUL = ("careful-readback", "careful-combined", "careful-separate")
@@ -92,7 +92,7 @@ def test_matrix_cells_cover_every_emotional_task(matrix) -> None:
 def test_the_matrix_command_writes_the_docs_block(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from agent_runner.cli import app
+    from taue.cli import app
 
     doc = tmp_path / "doc.md"
     doc.write_text("before\n<!-- judge-matrix:start -->\nold\n<!-- judge-matrix:end -->\nafter\n")

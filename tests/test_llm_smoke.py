@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent_runner.runner import RunConfig, execute_run
+from taue.runner.runner import RunConfig, execute_run
 from tests.llama_server import LlamaServer
 
 VALID = {"user_stop": 1, "user_unsatisfied": -1, "max_turns": 0}

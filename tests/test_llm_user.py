@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from agent_runner import runner
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import get_domain
-from simulator import llm
-from simulator.anchors import anchors_for
-from simulator.llm import AGENT_GREETING, LLMUser, parse_reply, system_prompt
-from simulator.session import (
+from taue.envs.runtime.registry import get_domain
+from taue.runner import runner
+from taue.runner.runner import RunConfig, execute_run
+from taue.simulator import llm
+from taue.simulator.anchors import anchors_for
+from taue.simulator.llm import AGENT_GREETING, LLMUser, parse_reply, system_prompt
+from taue.simulator.session import (
     STOP,
     UNSATISFIED,
     AgentTurn,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.metrics import EpisodeOutcome, bootstrap_ci, pass_hat_k, summarize
+from taue.scorer.metrics import EpisodeOutcome, bootstrap_ci, pass_hat_k, summarize
 
 EMOTION = ("warm", "high", "cautious")
 

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from agent_runner.agents import AgentOptions
-from agent_runner.agents.base import EpisodeContext, McpServerInfo
-from agent_runner.agents.model_agent import ModelAgent
-from agent_runner.agents.oracle import FOLLOW_UP, completion_report
-from agent_runner.control import ControlClient
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import get_domain
-from envs.runtime.server import DomainServer
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.server import DomainServer
+from taue.runner.agents import AgentOptions
+from taue.runner.agents.base import EpisodeContext, McpServerInfo
+from taue.runner.agents.model_agent import ModelAgent
+from taue.runner.agents.oracle import FOLLOW_UP, completion_report
+from taue.runner.control import ControlClient
+from taue.runner.runner import RunConfig, execute_run
 from tests.openai_double import OpenAIDouble
 
 TASK = "airline-004-neutral"
@@ -192,7 +192,7 @@ async def test_api_key_comes_from_the_environment(monkeypatch: pytest.MonkeyPatc
 async def start_taue_agent_serve(base_url: str) -> tuple[asyncio.subprocess.Process, str]:
     """`taue agent serve` on a free port; returns the process and the URL it printed."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "agent_runner", "agent", "serve", "--model", "double-model",
+        sys.executable, "-m", "taue", "agent", "serve", "--model", "double-model",
         "--base-url", base_url, "--port", "0", "--seed", "3",
         stderr=asyncio.subprocess.PIPE, env={**os.environ, "COLUMNS": "200"},
     )  # fmt: skip

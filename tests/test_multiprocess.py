@@ -16,10 +16,10 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from agent_runner.agents.oracle import completion_report
-from envs.runtime.registry import get_domain
+from taue.envs.runtime.registry import get_domain
+from taue.runner.agents.oracle import completion_report
 
-TAUE = [sys.executable, "-m", "agent_runner"]
+TAUE = [sys.executable, "-m", "taue"]
 
 
 def free_port() -> int:

@@ -6,10 +6,10 @@ import json
 import re
 from collections import Counter
 
-from envs.retail import DOMAIN
-from envs.retail.generate import generate
-from envs.retail.models import Order, Product, User
-from envs.runtime.database import SeedImage
+from taue.envs.retail import DOMAIN
+from taue.envs.retail.generate import generate
+from taue.envs.retail.models import Order, Product, User
+from taue.envs.runtime.database import SeedImage
 
 ROWS = generate(0)
 ORDERS = [r for r in ROWS if isinstance(r, Order)]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from envs.retail import DOMAIN
-from envs.retail.author_tasks import build_tasks
-from envs.runtime.task_checks import replay, task_set_problems
+from taue.envs.retail import DOMAIN
+from taue.envs.retail.author_tasks import build_tasks
+from taue.envs.runtime.task_checks import replay, task_set_problems
 
 EMOTIONAL = [task for task in DOMAIN.tasks if task.emotion is not None]
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from envs.retail import DOMAIN
-from envs.retail.generate import generate
-from envs.retail.models import Order, Product, User
-from envs.runtime.execution import ToolCall, execute_logged
+from taue.envs.retail import DOMAIN
+from taue.envs.retail.generate import generate
+from taue.envs.retail.models import Order, Product, User
+from taue.envs.runtime.execution import ToolCall, execute_logged
 
 Record = dict[str, Any]
 ROWS = generate(DOMAIN.seed)

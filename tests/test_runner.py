@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from agent_runner.results import ResultsFile
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import get_domain
-from simulator.satisfaction import tolerated_needless_questions
-from simulator.taxonomy import condition
+from taue.envs.runtime.registry import get_domain
+from taue.runner.results import ResultsFile
+from taue.runner.runner import RunConfig, execute_run
+from taue.simulator.satisfaction import tolerated_needless_questions
+from taue.simulator.taxonomy import condition
 
-TAUE = [sys.executable, "-m", "agent_runner"]
+TAUE = [sys.executable, "-m", "taue"]
 NEEDLESS = ("needless_question_discoverable", "needless_question_answered")
 
 
@@ -231,7 +231,7 @@ async def test_pester_split_follows_the_tolerance_table(servers, tmp_path: Path,
 
 
 def test_shards_keep_every_trial_of_a_task_together() -> None:
-    from agent_runner.runner import shard_by_task
+    from taue.runner.runner import shard_by_task
 
     keys = [("airline", f"t{t}", trial) for t in range(5) for trial in range(3)]
     shards = shard_by_task(keys, 2)

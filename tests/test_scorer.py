@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from envs.runtime.registry import get_domain
-from envs.runtime.task_checks import output_problems, replay, too_short
-from envs.runtime.tasks import Action
-from scorer.replay import ExpectedStates
-from scorer.reward import LoggedCall, Message, outputs_found, score
-from scorer.scorer import Scorer, ScoreRequest
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.task_checks import output_problems, replay, too_short
+from taue.envs.runtime.tasks import Action
+from taue.scorer.replay import ExpectedStates
+from taue.scorer.reward import LoggedCall, Message, outputs_found, score
+from taue.scorer.scorer import Scorer, ScoreRequest
 
 
 def task_with_outputs(domain_name: str):

@@ -8,9 +8,9 @@ from __future__ import annotations
 import httpx2
 import pytest
 
-from agent_runner.mcp_session import episode_session
-from envs.runtime.registry import get_domain
-from envs.runtime.server import DomainServer
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.server import DomainServer
+from taue.runner.mcp_session import episode_session
 
 
 async def new_episode(http: httpx2.AsyncClient, server: DomainServer, task_id: str | None = None) -> dict:

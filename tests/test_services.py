@@ -11,19 +11,19 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from taue.serving import channel
-from taue.v1 import common_pb2, scorer_pb2, scorer_pb2_grpc, simulator_pb2, simulator_pb2_grpc
 
-import agent_runner.runner as runner_module
-from agent_runner.embedded import Services
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import get_domain
-from scorer.client import ScorerClient
-from scorer.metrics import summarize
-from scorer.scorer import Scorer, ScoreRequest
-from scorer.service import build_server as build_scorer
-from simulator.convert import user_task_message
-from simulator.service import build_server as build_simulator
+import taue.runner.runner as runner_module
+from taue.envs.runtime.registry import get_domain
+from taue.proto.serving import channel
+from taue.proto.v1 import common_pb2, scorer_pb2, scorer_pb2_grpc, simulator_pb2, simulator_pb2_grpc
+from taue.runner.embedded import Services
+from taue.runner.runner import RunConfig, execute_run
+from taue.scorer.client import ScorerClient
+from taue.scorer.metrics import summarize
+from taue.scorer.scorer import Scorer, ScoreRequest
+from taue.scorer.service import build_server as build_scorer
+from taue.simulator.convert import user_task_message
+from taue.simulator.service import build_server as build_simulator
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -153,7 +153,7 @@ async def test_scorer_service_matches_the_library(scorer_server) -> None:
 
 
 def _outcomes():
-    from scorer.metrics import EpisodeOutcome
+    from taue.scorer.metrics import EpisodeOutcome
 
     for task, rewards in (("a", [1, 1, 0]), ("b", [-1, 0, 1]), ("a-neutral", [1, 1, 1])):
         for trial, reward in enumerate(rewards):
@@ -213,7 +213,7 @@ async def test_sharded_runs_merge_into_the_unsharded_run(servers, tmp_path: Path
         [
             sys.executable,
             "-m",
-            "agent_runner",
+            "taue",
             "merge",
             *(str(tmp_path / f"shard-{i}") for i in range(3)),
             "--out",
@@ -224,7 +224,7 @@ async def test_sharded_runs_merge_into_the_unsharded_run(servers, tmp_path: Path
         timeout=120,
     )
     assert merged.returncode == 0, merged.stderr
-    from agent_runner.results import ResultsFile
+    from taue.runner.results import ResultsFile
 
     merged_records = ResultsFile(tmp_path / "merged").load()
     assert len(merged_records) == len(whole.records) > 0
@@ -234,7 +234,7 @@ async def test_sharded_runs_merge_into_the_unsharded_run(servers, tmp_path: Path
         [
             sys.executable,
             "-m",
-            "agent_runner",
+            "taue",
             "merge",
             str(tmp_path / "shard-0"),
             "--out",
@@ -249,7 +249,7 @@ async def test_sharded_runs_merge_into_the_unsharded_run(servers, tmp_path: Path
         [
             sys.executable,
             "-m",
-            "agent_runner",
+            "taue",
             "merge",
             str(tmp_path / "shard-0"),
             str(tmp_path / "nothing"),

@@ -14,17 +14,17 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from agent_runner.agents.oracle import completion_report, refused_goals
-from agent_runner.agents.pester import argument_names
-from agent_runner.embedded import Services, embedded_services
-from agent_runner.episode import episode_seed
-from agent_runner.results import EpisodeRecord
-from agent_runner.runner import Outcome, RunConfig, execute_run, run_episodes, with_condition
-from envs.runtime.registry import get_domain
-from scorer.reward import Message
-from simulator import phrasing
-from simulator.audit import audit_record, facts_in
-from simulator.satisfaction import (
+from taue.envs.runtime.registry import get_domain
+from taue.runner.agents.oracle import completion_report, refused_goals
+from taue.runner.agents.pester import argument_names
+from taue.runner.embedded import Services, embedded_services
+from taue.runner.episode import episode_seed
+from taue.runner.results import EpisodeRecord
+from taue.runner.runner import Outcome, RunConfig, execute_run, run_episodes, with_condition
+from taue.scorer.reward import Message
+from taue.simulator import phrasing
+from taue.simulator.audit import audit_record, facts_in
+from taue.simulator.satisfaction import (
     ACKNOWLEDGEMENT_LIMIT,
     EMOTION_SHIFT,
     NEEDS_REASSURANCE,
@@ -32,10 +32,10 @@ from simulator.satisfaction import (
     tolerance_table,
     tolerated_needless_questions,
 )
-from simulator.scripted import ScriptedUser
-from simulator.session import STOP, UNSATISFIED, AgentTurn, Notification, Simulator, UserOptions
-from simulator.taxonomy import CONDITIONS, EMOTIONS
-from simulator.understanding import FactBook, best_guess, read_message
+from taue.simulator.scripted import ScriptedUser
+from taue.simulator.session import STOP, UNSATISFIED, AgentTurn, Notification, Simulator, UserOptions
+from taue.simulator.taxonomy import CONDITIONS, EMOTIONS
+from taue.simulator.understanding import FactBook, best_guess, read_message
 from tests.factories import make_task
 
 DOCS = Path(__file__).parent.parent / "docs" / "simulator.md"
@@ -465,7 +465,7 @@ def test_docs_tables_match_the_model() -> None:
 
 
 def test_docs_publish_every_cost() -> None:
-    from simulator.satisfaction import COSTS
+    from taue.simulator.satisfaction import COSTS
 
     doc = DOCS.read_text()
     for event, cost in COSTS.items():
@@ -591,7 +591,7 @@ async def clean_run(servers, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def taue_audit(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "agent_runner", "simulator", "audit", *args]
+    command = [sys.executable, "-m", "taue", "simulator", "audit", *args]
     return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
@@ -643,10 +643,10 @@ def test_audit_rejects_a_folder_without_results(tmp_path: Path) -> None:
 
 
 CONVERSE = """
-from agent_runner.agents.pester import argument_names
-from envs.runtime.registry import get_domain
-from simulator.convert import task_from_message, user_task_message
-from simulator.scripted import ScriptedUser
+from taue.runner.agents.pester import argument_names
+from taue.envs.runtime.registry import get_domain
+from taue.simulator.convert import task_from_message, user_task_message
+from taue.simulator.scripted import ScriptedUser
 
 for domain in ("airline", "retail"):
     for task in get_domain(domain).tasks[:6]:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from envs.runtime.database import SeedImage, canonical_json
-from envs.telecom import DOMAIN
-from envs.telecom.generate import DEVICES, SERVICES, TODAY, generate
-from envs.telecom.models import MODEL_OF, TABLES, Billing, Customer, Device, Service, SupportTicket
+from taue.envs.runtime.database import SeedImage, canonical_json
+from taue.envs.telecom import DOMAIN
+from taue.envs.telecom.generate import DEVICES, SERVICES, TODAY, generate
+from taue.envs.telecom.models import MODEL_OF, TABLES, Billing, Customer, Device, Service, SupportTicket
 
 ROWS = generate(DOMAIN.seed)
 CUSTOMERS = {r.customer_id: r for r in ROWS if isinstance(r, Customer)}

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from agent_runner.agents.pester import argument_names
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.task_checks import replay, task_set_problems
-from envs.telecom import DOMAIN
-from envs.telecom.author_tasks import authoring_problems, build_tasks, needless_questions
+from taue.envs.runtime.task_checks import replay, task_set_problems
+from taue.envs.telecom import DOMAIN
+from taue.envs.telecom.author_tasks import authoring_problems, build_tasks, needless_questions
+from taue.runner.agents.pester import argument_names
+from taue.runner.runner import RunConfig, execute_run
 
 EMOTIONAL = [task for task in DOMAIN.tasks if task.emotion is not None]
 

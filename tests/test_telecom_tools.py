@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from envs.runtime.execution import ToolCall, execute_logged
-from envs.telecom import DOMAIN
-from envs.telecom.generate import SERVICES, generate
-from envs.telecom.models import Billing, Customer, SupportTicket
+from taue.envs.runtime.execution import ToolCall, execute_logged
+from taue.envs.telecom import DOMAIN
+from taue.envs.telecom.generate import SERVICES, generate
+from taue.envs.telecom.models import Billing, Customer, SupportTicket
 
 Record = dict[str, Any]
 ROWS = generate(DOMAIN.seed)

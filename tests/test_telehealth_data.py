@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from envs.runtime.database import SeedImage
-from envs.telehealth import DOMAIN
-from envs.telehealth.generate import generate
-from envs.telehealth.models import (
+from taue.envs.runtime.database import SeedImage
+from taue.envs.telehealth import DOMAIN
+from taue.envs.telehealth.generate import generate
+from taue.envs.telehealth.models import (
     MODEL_OF,
     TABLES,
     WEEKDAYS,

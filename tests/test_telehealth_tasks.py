@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from agent_runner.agents.pester import argument_names
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.task_checks import replay, task_set_problems
-from envs.runtime.text_match import contains, tokens
-from envs.telehealth import DOMAIN
-from envs.telehealth.author_tasks import build_tasks, needless_for_pester
+from taue.envs.runtime.task_checks import replay, task_set_problems
+from taue.envs.runtime.text_match import contains, tokens
+from taue.envs.telehealth import DOMAIN
+from taue.envs.telehealth.author_tasks import build_tasks, needless_for_pester
+from taue.runner.agents.pester import argument_names
+from taue.runner.runner import RunConfig, execute_run
 
 EMOTIONAL = [task for task in DOMAIN.tasks if task.emotion is not None]
 

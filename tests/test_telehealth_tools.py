@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from envs.runtime.execution import ToolCall, execute_logged
-from envs.telehealth import DOMAIN
-from envs.telehealth.generate import generate
-from envs.telehealth.models import WEEKDAYS, Appointment, MedicalRecord, Patient, Provider
+from taue.envs.runtime.execution import ToolCall, execute_logged
+from taue.envs.telehealth import DOMAIN
+from taue.envs.telehealth.generate import generate
+from taue.envs.telehealth.models import WEEKDAYS, Appointment, MedicalRecord, Patient, Provider
 
 Record = dict[str, Any]
 ROWS = generate(DOMAIN.seed)

@@ -15,17 +15,17 @@ import importlib
 
 from pydantic import BaseModel
 
-from agent_runner.agents.base import Agent, AgentError, EpisodeContext
-from agent_runner.agents.judge_agents import JUDGE_AGENTS
-from agent_runner.agents.oracle import OracleAgent
-from agent_runner.agents.pester import PesterAgent
+from taue.runner.agents.base import Agent, AgentError, EpisodeContext
+from taue.runner.agents.judge_agents import JUDGE_AGENTS
+from taue.runner.agents.oracle import OracleAgent
+from taue.runner.agents.pester import PesterAgent
 
 BUILT_IN = {"oracle": OracleAgent, "pester": PesterAgent, **JUDGE_AGENTS}
 NEEDS_GROUND_TRUTH = frozenset(BUILT_IN)
 ADAPTERS = {
-    "model": ("agent_runner.agents.model_agent", "ModelAgent"),
-    "http": ("agent_runner.agents.http_agent", "HttpAgent"),
-    "a2a": ("agent_runner.agents.a2a_agent", "A2AAgent"),
+    "model": ("taue.runner.agents.model_agent", "ModelAgent"),
+    "http": ("taue.runner.agents.http_agent", "HttpAgent"),
+    "a2a": ("taue.runner.agents.a2a_agent", "A2AAgent"),
 }
 
 

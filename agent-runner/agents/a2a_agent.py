@@ -35,9 +35,9 @@ from a2a.utils.constants import TransportProtocol
 from a2a.utils.errors import A2AError
 from google.protobuf.json_format import ParseError
 
-from agent_runner.agents import AgentOptions
-from agent_runner.agents.base import AgentError, EpisodeContext
-from agent_runner.control import InfraError
+from taue.runner.agents import AgentOptions
+from taue.runner.agents.base import AgentError, EpisodeContext
+from taue.runner.control import InfraError
 
 EPISODE_MEDIA_TYPE = "application/vnd.taue.episode+json"
 """Media type of the data part that opens an episode's context."""

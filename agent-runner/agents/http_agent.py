@@ -18,7 +18,7 @@ from typing import Any
 import httpx2
 from pydantic import ValidationError
 
-from agent_runner.agent_protocol import (
+from taue.runner.agent_protocol import (
     EPISODES_PATH,
     START_STATUSES,
     McpServer,
@@ -29,9 +29,9 @@ from agent_runner.agent_protocol import (
     problems,
     turns_path,
 )
-from agent_runner.agents import AgentOptions
-from agent_runner.agents.base import AgentError, EpisodeContext
-from agent_runner.control import InfraError
+from taue.runner.agents import AgentOptions
+from taue.runner.agents.base import AgentError, EpisodeContext
+from taue.runner.control import InfraError
 
 CLOSE_TIMEOUT = 5.0
 

@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent_runner.agents.base import AgentError, EpisodeContext
-from agent_runner.agents.oracle import refusal_message, refused_goals, replay_over_mcp
-from agent_runner.mcp_session import episode_session, list_all_tools
-from envs.runtime.goal_targets import matches
-from envs.runtime.tasks import Action, Task
+from taue.envs.runtime.goal_targets import matches
+from taue.envs.runtime.tasks import Action, Task
+from taue.runner.agents.base import AgentError, EpisodeContext
+from taue.runner.agents.oracle import refusal_message, refused_goals, replay_over_mcp
+from taue.runner.mcp_session import episode_session, list_all_tools
 
 
 def describe(action: Action) -> str:

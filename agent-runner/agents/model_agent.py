@@ -19,9 +19,9 @@ import mcp.types
 import openai
 from mcp import Client
 
-from agent_runner.agents import AgentOptions
-from agent_runner.agents.base import AgentError, EpisodeContext, McpServerInfo
-from agent_runner.mcp_session import episode_session, list_all_tools
+from taue.runner.agents import AgentOptions
+from taue.runner.agents.base import AgentError, EpisodeContext, McpServerInfo
+from taue.runner.mcp_session import episode_session, list_all_tools
 
 PLACEHOLDER_KEY = "not-needed"
 MODEL_RETRIES = 2

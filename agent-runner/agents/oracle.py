@@ -5,9 +5,9 @@ It proves a task is solvable: with the scripted user it must score reward 1 on e
 
 from __future__ import annotations
 
-from agent_runner.agents.base import AgentError, EpisodeContext
-from agent_runner.mcp_session import episode_session
-from envs.runtime.tasks import Action, Goal, Task
+from taue.envs.runtime.tasks import Action, Goal, Task
+from taue.runner.agents.base import AgentError, EpisodeContext
+from taue.runner.mcp_session import episode_session
 
 
 def refused_goals(task: Task) -> list[Goal]:

@@ -7,8 +7,8 @@ Impatient users leave.
 
 from __future__ import annotations
 
-from agent_runner.agents.base import AgentError, EpisodeContext
-from agent_runner.agents.oracle import FOLLOW_UP, completion_report, refused_goals, replay_over_mcp
+from taue.runner.agents.base import AgentError, EpisodeContext
+from taue.runner.agents.oracle import FOLLOW_UP, completion_report, refused_goals, replay_over_mcp
 
 NOT_ASKED = frozenset({"summary", "thought", "expression", "reason"})
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from envs.airline.generate import generate
-from envs.airline.models import Flight, Reservation, User
-from envs.airline.tools import (
+from taue.envs.airline.generate import generate
+from taue.envs.airline.models import Flight, Reservation, User
+from taue.envs.airline.tools import (
     book_reservation,
     cancel_reservation,
     get_reservation_details,
@@ -20,8 +20,8 @@ from envs.airline.tools import (
     update_reservation_flights,
     update_reservation_passengers,
 )
-from envs.runtime.common_tools import calculate, think
-from envs.runtime.domain import Domain
+from taue.envs.runtime.common_tools import calculate, think
+from taue.envs.runtime.domain import Domain
 
 DOMAIN = Domain(
     name="airline",

@@ -1,6 +1,6 @@
 """Write `envs/airline/tasks.json`: 20 emotional airline tasks and their neutral twins.
 
-Run with `python -m envs.airline.author_tasks`. Every task is built from concrete entities of the
+Run with `python -m taue.envs.airline.author_tasks`. Every task is built from concrete entities of the
 seed-0 database, found by a rule written next to the task (first match in id order, each customer
 used once), so the file can be regenerated after a generator change and re-checked with
 `envs.runtime.task_checks.task_set_problems`.
@@ -16,11 +16,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from envs.airline.generate import generate
-from envs.airline.models import Flight, Reservation, User
-from envs.airline.tools import AIRPORTS
-from envs.runtime.goal_targets import attach_targets
-from envs.runtime.tasks import (
+from taue.envs.airline.generate import generate
+from taue.envs.airline.models import Flight, Reservation, User
+from taue.envs.airline.tools import AIRPORTS
+from taue.envs.runtime.goal_targets import attach_targets
+from taue.envs.runtime.tasks import (
     Action,
     Emotion,
     Evaluation,
@@ -2173,7 +2173,7 @@ def authoring_problems(task_: Task) -> list[str]:
 
 
 def _write_tools() -> frozenset[str]:
-    from envs.airline import DOMAIN
+    from taue.envs.airline import DOMAIN
 
     return DOMAIN.write_tools
 
@@ -2216,8 +2216,8 @@ def build(seed: Seed) -> list[Task]:
 
 
 def main() -> None:
-    from envs.airline import DOMAIN
-    from envs.runtime.task_checks import task_set_problems
+    from taue.envs.airline import DOMAIN
+    from taue.envs.runtime.task_checks import task_set_problems
 
     tasks = build(Seed.load(0))
     problems = [p for t in tasks for p in authoring_problems(t)]

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlmodel import SQLModel
 
-from envs.airline.models import Flight, Reservation, User
+from taue.envs.airline.models import Flight, Reservation, User
 
 CLOCK = datetime(2024, 5, 15, 15, 0)
 FIRST_DAY = datetime(2024, 5, 1)

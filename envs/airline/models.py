@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlmodel import Field
 
-from envs.runtime.database import JSONText, table_base
+from taue.envs.runtime.database import JSONText, table_base
 
 AirlineTable = table_base("airline")
 NEW_CERTIFICATE_IDS = ("certificate_3221322", "certificate_3221323", "certificate_3221324")

@@ -13,9 +13,9 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field
 
-from envs.airline.models import NEW_CERTIFICATE_IDS, Flight, Reservation, User, readable
-from envs.runtime.database import Store
-from envs.runtime.domain import ends_conversation, writes
+from taue.envs.airline.models import NEW_CERTIFICATE_IDS, Flight, Reservation, User, readable
+from taue.envs.runtime.database import Store
+from taue.envs.runtime.domain import ends_conversation, writes
 
 Cabin = Literal["basic_economy", "economy", "business"]
 NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")

@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from envs.retail.generate import generate
-from envs.retail.models import Order, Product, User
-from envs.retail.tools import TOOLS
-from envs.runtime.domain import Domain
+from taue.envs.retail.generate import generate
+from taue.envs.retail.models import Order, Product, User
+from taue.envs.retail.tools import TOOLS
+from taue.envs.runtime.domain import Domain
 
 DOMAIN = Domain(
     name="retail",

@@ -1,6 +1,6 @@
 """Write `envs/retail/tasks.json`: 20 hand-designed emotional retail tasks and their neutral twins.
 
-Run `python -m envs.retail.author_tasks`. Every task is built from concrete entities of the seed
+Run `python -m taue.envs.retail.author_tasks`. Every task is built from concrete entities of the seed
 database (seed 0): each task function states what kind of customer it needs, the first customer (in
 user-id order) who fits and is not used by another task is taken, and the gold actions, the facts
 and the expected outputs are computed from that customer's records.
@@ -14,10 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envs.retail.generate import generate
-from envs.retail.models import Order, Product, User
-from envs.runtime.goal_targets import attach_targets
-from envs.runtime.tasks import Action, Emotion, Evaluation, Goal, Provenance, Task, UserScenario, neutral_twin
+from taue.envs.retail.generate import generate
+from taue.envs.retail.models import Order, Product, User
+from taue.envs.runtime.goal_targets import attach_targets
+from taue.envs.runtime.tasks import (
+    Action,
+    Emotion,
+    Evaluation,
+    Goal,
+    Provenance,
+    Task,
+    UserScenario,
+    neutral_twin,
+)
 
 TASKS_PATH = Path(__file__).with_name("tasks.json")
 SEED = 0
@@ -1754,7 +1763,7 @@ def to_task(number: int, draft: Draft, emotion: tuple[str, str, str, str, str, s
 
 
 def _write_tools() -> frozenset[str]:
-    from envs.retail import DOMAIN
+    from taue.envs.retail import DOMAIN
 
     return DOMAIN.write_tools
 

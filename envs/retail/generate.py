@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import SQLModel
 
-from envs.retail.models import Order, Product, User
+from taue.envs.retail.models import Order, Product, User
 
 USER_COUNT = 500
 ORDER_COUNT = 1000

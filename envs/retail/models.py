@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy.orm import registry
 from sqlmodel import Field, SQLModel
 
-from envs.runtime.database import JSONText
+from taue.envs.runtime.database import JSONText
 
 ORDER_FIELDS = ("order_id", "user_id", "address", "items", "fulfillments", "status", "payment_history")
 """Fields every order record has, in published order."""

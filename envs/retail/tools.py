@@ -14,10 +14,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 from sqlmodel import select
 
-from envs.retail.models import Order, Product, User
-from envs.runtime.common_tools import calculate, think
-from envs.runtime.database import Store
-from envs.runtime.domain import ends_conversation, writes
+from taue.envs.retail.models import Order, Product, User
+from taue.envs.runtime.common_tools import calculate, think
+from taue.envs.runtime.database import Store
+from taue.envs.runtime.domain import ends_conversation, writes
 
 CANCEL_REASONS = ("no longer needed", "ordered by mistake")
 

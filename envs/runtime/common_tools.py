@@ -9,7 +9,7 @@ from typing import Annotated
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from envs.runtime.database import Store
+from taue.envs.runtime.database import Store
 
 _ALLOWED_CHARACTERS = set("0123456789+-*/(). ")
 _BINARY = {

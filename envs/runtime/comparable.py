@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.runtime.database import TableRows, canonical_json
+from taue.envs.runtime.database import TableRows, canonical_json
 
 PREFIX = "@created:"
 BLANK = "*"

@@ -10,8 +10,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
-from envs.runtime.episodes import EpisodeError, EpisodeRegistry
-from envs.runtime.execution import ToolCall
+from taue.envs.runtime.episodes import EpisodeError, EpisodeRegistry
+from taue.envs.runtime.execution import ToolCall
 
 
 class CreateEpisode(BaseModel):

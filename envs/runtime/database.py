@@ -246,7 +246,7 @@ class EpisodeDatabase:
         return text, state_hash(self._comparable(tables, text))
 
     def _comparable(self, tables: list[TableRows], canonical: str | None = None) -> str:
-        from envs.runtime.comparable import comparable_tables, created_things
+        from taue.envs.runtime.comparable import comparable_tables, created_things
 
         created = created_things(tables)
         if created:

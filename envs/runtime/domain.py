@@ -17,8 +17,8 @@ from typing import Any
 from mcp.server.mcpserver.tools import Tool
 from sqlmodel import SQLModel
 
-from envs.runtime.database import EpisodeDatabase, SeedImage
-from envs.runtime.tasks import Task, load_tasks
+from taue.envs.runtime.database import EpisodeDatabase, SeedImage
+from taue.envs.runtime.tasks import Task, load_tasks
 
 ToolFunction = Callable[..., Awaitable[Any]]
 
@@ -88,7 +88,7 @@ class Domain:
 
 def bind_store(fn: ToolFunction) -> ToolFunction:
     """Wrap `fn(store, **arguments)` as `fn(**arguments)` for MCP, taking the store from the call."""
-    from envs.runtime.execution import current_store
+    from taue.envs.runtime.execution import current_store
 
     signature = inspect.signature(fn, eval_str=True)
     parameters = list(signature.parameters.values())

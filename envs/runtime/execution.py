@@ -15,8 +15,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel
 
-from envs.runtime.database import EpisodeDatabase, Store
-from envs.runtime.domain import Domain
+from taue.envs.runtime.database import EpisodeDatabase, Store
+from taue.envs.runtime.domain import Domain
 
 _store: ContextVar[Store] = ContextVar("taue_store")
 

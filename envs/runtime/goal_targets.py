@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from envs.runtime.tasks import Action, Goal, Target
+from taue.envs.runtime.tasks import Action, Goal, Target
 
 
 class TargetError(ValueError):

@@ -20,8 +20,8 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from envs.runtime.episodes import Episode, EpisodeError, EpisodeRegistry
-from envs.runtime.execution import execute_logged
+from taue.envs.runtime.episodes import Episode, EpisodeError, EpisodeRegistry
+from taue.envs.runtime.execution import execute_logged
 
 EPISODE_PATH = re.compile(r"^/episodes/([A-Za-z0-9_-]{1,64})/mcp$")
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 import uvicorn
 
-from envs.runtime.control_app import build_control_app
-from envs.runtime.domain import Domain
-from envs.runtime.episodes import EpisodeRegistry
-from envs.runtime.mcp_app import build_mcp_app
+from taue.envs.runtime.control_app import build_control_app
+from taue.envs.runtime.domain import Domain
+from taue.envs.runtime.episodes import EpisodeRegistry
+from taue.envs.runtime.mcp_app import build_mcp_app
 
 logging.getLogger("uvicorn.access").disabled = True
 

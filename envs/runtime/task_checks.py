@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 import re
 
-from envs.runtime.domain import Domain
-from envs.runtime.execution import ToolCall, execute_logged
-from envs.runtime.goal_targets import ambiguous_targets, matches
-from envs.runtime.tasks import Task, twin_mismatches
-from envs.runtime.text_match import contains, tokens
+from taue.envs.runtime.domain import Domain
+from taue.envs.runtime.execution import ToolCall, execute_logged
+from taue.envs.runtime.goal_targets import ambiguous_targets, matches
+from taue.envs.runtime.tasks import Task, twin_mismatches
+from taue.envs.runtime.text_match import contains, tokens
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _CURRENCY = "$€£"

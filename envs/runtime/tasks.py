@@ -1,4 +1,4 @@
-"""The task schema (DESIGN §6) and task-file loading.
+"""The task schema (docs/tasks.md) and task-file loading.
 
 A task file is a JSON array of `Task` objects. Every emotional task has a neutral twin in the same
 file: identical goal, scenario, initial state and evaluation, with `emotion` null and
@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from simulator.taxonomy import FAMILY_OF, Politeness, Trust, Urgency, condition_id
+from taue.simulator.taxonomy import FAMILY_OF, Politeness, Trust, Urgency, condition_id
 
 
 class Strict(BaseModel):

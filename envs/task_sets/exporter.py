@@ -13,10 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from envs.runtime.domain import Domain
-from envs.runtime.registry import get_domain
-from envs.task_sets.loader import table_models
-from envs.task_sets.storage import TaskSetError, read_info
+from taue.envs.runtime.domain import Domain
+from taue.envs.runtime.registry import get_domain
+from taue.envs.task_sets.loader import table_models
+from taue.envs.task_sets.storage import TaskSetError, read_info
 
 Layout = dict[str, str]
 

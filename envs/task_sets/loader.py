@@ -15,9 +15,9 @@ from typing import Any
 
 from sqlmodel import SQLModel
 
-from envs.runtime.domain import Domain
-from envs.task_sets.published import check_size
-from envs.task_sets.storage import (
+from taue.envs.runtime.domain import Domain
+from taue.envs.task_sets.published import check_size
+from taue.envs.task_sets.storage import (
     DB_FOLDER,
     INFO_FILE,
     NAME_PATTERN,
@@ -71,7 +71,7 @@ def seed_rows(db_folder: Path, tables: dict[str, type[SQLModel]], seed: int = 0)
 
 
 def build_domain(name: str, folder: Path, info: TaskSetInfo) -> Domain:
-    from envs.runtime.registry import domain_names, get_domain
+    from taue.envs.runtime.registry import domain_names, get_domain
 
     if info.base_domain not in domain_names():
         raise TaskSetError(

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from envs.task_sets.storage import TaskSetError
+from taue.envs.task_sets.storage import TaskSetError
 
 MAX_TASK_FILE_BYTES = 64 * 1024 * 1024
 MAX_TASKS = 100_000

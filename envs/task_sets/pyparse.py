@@ -23,8 +23,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from envs.task_sets.published import MAX_TASK_FILE_BYTES, MAX_TASKS, PublishedTask, check_size
-from envs.task_sets.storage import TaskSetError
+from taue.envs.task_sets.published import MAX_TASK_FILE_BYTES, MAX_TASKS, PublishedTask, check_size
+from taue.envs.task_sets.storage import TaskSetError
 
 MAX_STRING_CHARS = 200_000
 MAX_INT_DIGITS = 30

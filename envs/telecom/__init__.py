@@ -6,10 +6,10 @@ terminating but never registers it, and neither do we (docs/compatibility.md).
 
 from pathlib import Path
 
-from envs.runtime.domain import Domain
-from envs.telecom.generate import generate
-from envs.telecom.models import TABLES
-from envs.telecom.tools import TOOLS
+from taue.envs.runtime.domain import Domain
+from taue.envs.telecom.generate import generate
+from taue.envs.telecom.models import TABLES
+from taue.envs.telecom.tools import TOOLS
 
 DOMAIN = Domain(
     name="telecom",

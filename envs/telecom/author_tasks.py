@@ -1,6 +1,6 @@
 """Write `envs/telecom/tasks.json`: 20 hand-designed emotional telecom tasks and their neutral twins.
 
-Run `python -m envs.telecom.author_tasks`. Every task is built from concrete entities of the seed
+Run `python -m taue.envs.telecom.author_tasks`. Every task is built from concrete entities of the seed
 database (seed 0): each task function states what kind of customer it needs, the first customer
 (in a fixed shuffled order of the customer ids) who fits and is not used by another task is taken,
 and the gold actions, the facts and the expected outputs are computed from that customer's
@@ -18,11 +18,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envs.runtime.goal_targets import attach_targets
-from envs.runtime.tasks import Action, Emotion, Evaluation, Goal, Provenance, Task, UserScenario, neutral_twin
-from envs.telecom.generate import DEVICES, SENIOR_BORN_BY, SERVICES, generate
-from envs.telecom.models import Billing, Customer, SupportTicket
-from simulator.scripted import ScriptedUser
+from taue.envs.runtime.goal_targets import attach_targets
+from taue.envs.runtime.tasks import (
+    Action,
+    Emotion,
+    Evaluation,
+    Goal,
+    Provenance,
+    Task,
+    UserScenario,
+    neutral_twin,
+)
+from taue.envs.telecom.generate import DEVICES, SENIOR_BORN_BY, SERVICES, generate
+from taue.envs.telecom.models import Billing, Customer, SupportTicket
+from taue.simulator.scripted import ScriptedUser
 
 TASKS_PATH = Path(__file__).with_name("tasks.json")
 SEED = 0
@@ -31,7 +40,7 @@ FIRST_NEW_TICKET = "TICKET241"
 """`create_support_ticket` numbers tickets count + 1; the seed has 240."""
 Record = dict[str, Any]
 NOT_ASKED = frozenset({"summary", "thought", "expression", "reason"})
-"""Arguments the pester baseline never asks the user about (agent_runner/agents/pester.py)."""
+"""Arguments the pester baseline never asks the user about (agent-runner/agents/pester.py)."""
 
 
 def act(name: str, **arguments: Any) -> Action:
@@ -1506,7 +1515,7 @@ def to_task(number: int, draft: Draft, emotion: tuple[str, str, str, str, str, s
 
 
 def _write_tools() -> frozenset[str]:
-    from envs.telecom import DOMAIN
+    from taue.envs.telecom import DOMAIN
 
     return DOMAIN.write_tools
 
@@ -1567,8 +1576,8 @@ def authoring_problems(task: Task) -> list[str]:
 
 
 def main() -> None:
-    from envs.runtime.task_checks import task_set_problems
-    from envs.telecom import DOMAIN
+    from taue.envs.runtime.task_checks import task_set_problems
+    from taue.envs.telecom import DOMAIN
 
     tasks = build_tasks()
     problems = [p for task in tasks for p in authoring_problems(task)]

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlmodel import SQLModel
 
-from envs.telecom.models import Billing, Customer, Device, Service, SupportTicket
+from taue.envs.telecom.models import Billing, Customer, Device, Service, SupportTicket
 
 TODAY = date(2025, 9, 18)
 CUSTOMER_COUNT = 500

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlmodel import Field
 
-from envs.runtime.database import JSONText, table_base
+from taue.envs.runtime.database import JSONText, table_base
 
 TelecomTable = table_base("telecom")
 

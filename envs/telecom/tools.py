@@ -20,10 +20,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, WithJsonSchema
 from sqlmodel import func, select
 
-from envs.runtime.common_tools import calculate, think
-from envs.runtime.database import Store
-from envs.runtime.domain import writes
-from envs.telecom.models import Billing, Customer, Device, Service, SupportTicket
+from taue.envs.runtime.common_tools import calculate, think
+from taue.envs.runtime.database import Store
+from taue.envs.runtime.domain import writes
+from taue.envs.telecom.models import Billing, Customer, Device, Service, SupportTicket
 
 TICKET_CATEGORIES = ("mobile", "internet", "tv", "billing", "account", "device", "security", "phone")
 TICKET_PRIORITIES = ("low", "medium", "high", "urgent")

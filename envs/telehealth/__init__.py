@@ -3,10 +3,10 @@ remote-monitoring devices, with the published τ-Emotion-Bench telehealth tools.
 
 from pathlib import Path
 
-from envs.runtime.domain import Domain
-from envs.telehealth.generate import CLOCK, generate
-from envs.telehealth.models import TABLES
-from envs.telehealth.tools import TOOLS
+from taue.envs.runtime.domain import Domain
+from taue.envs.telehealth.generate import CLOCK, generate
+from taue.envs.telehealth.models import TABLES
+from taue.envs.telehealth.tools import TOOLS
 
 DOMAIN = Domain(
     name="telehealth",

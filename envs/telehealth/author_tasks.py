@@ -1,6 +1,6 @@
 """Write `envs/telehealth/tasks.json`: 20 hand-designed emotional telehealth tasks and their neutral twins.
 
-Run `python -m envs.telehealth.author_tasks`. Every task is built from concrete entities of the seed
+Run `python -m taue.envs.telehealth.author_tasks`. Every task is built from concrete entities of the seed
 database (seed 0): each task function states what kind of patient it needs, the first patient (in
 patient-id order) who fits and is not used by another task is taken, and the gold actions, the facts
 and the expected outputs are computed from that patient's records. The script checks each scenario
@@ -16,10 +16,19 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from envs.runtime.goal_targets import attach_targets
-from envs.runtime.tasks import Action, Emotion, Evaluation, Goal, Provenance, Task, UserScenario, neutral_twin
-from envs.telehealth.generate import generate
-from envs.telehealth.models import (
+from taue.envs.runtime.goal_targets import attach_targets
+from taue.envs.runtime.tasks import (
+    Action,
+    Emotion,
+    Evaluation,
+    Goal,
+    Provenance,
+    Task,
+    UserScenario,
+    neutral_twin,
+)
+from taue.envs.telehealth.generate import generate
+from taue.envs.telehealth.models import (
     WEEKDAYS,
     Appointment,
     DrugInteraction,
@@ -1812,7 +1821,7 @@ def to_task(number: int, draft: Draft, emotion: tuple[str, str, str, str, str, s
 
 
 def _write_tools() -> frozenset[str]:
-    from envs.telehealth import DOMAIN
+    from taue.envs.telehealth import DOMAIN
 
     return DOMAIN.write_tools
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlmodel import SQLModel
 
-from envs.telehealth.models import (
+from taue.envs.telehealth.models import (
     WEEKDAYS,
     Appointment,
     DrugInteraction,

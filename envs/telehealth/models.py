@@ -30,7 +30,7 @@ from typing import Any
 
 from sqlmodel import Field, SQLModel
 
-from envs.runtime.database import JSONText, table_base
+from taue.envs.runtime.database import JSONText, table_base
 
 TelehealthTable = table_base("telehealth")
 

@@ -23,10 +23,10 @@ from pydantic import Field
 from sqlalchemy import func
 from sqlmodel import select
 
-from envs.runtime.common_tools import calculate, think
-from envs.runtime.database import Store
-from envs.runtime.domain import ends_conversation, writes
-from envs.telehealth.models import (
+from taue.envs.runtime.common_tools import calculate, think
+from taue.envs.runtime.database import Store
+from taue.envs.runtime.domain import ends_conversation, writes
+from taue.envs.telehealth.models import (
     Appointment,
     DrugInteraction,
     MedicalRecord,

@@ -16,8 +16,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from simulator.anchors.phrases import BEHAVIOURS, FEELINGS, POLITENESS_PHRASES, TRUST_PHRASES, URGENCY_PHRASES
-from simulator.taxonomy import CONDITIONS, Condition
+from taue.simulator.anchors.phrases import (
+    BEHAVIOURS,
+    FEELINGS,
+    POLITENESS_PHRASES,
+    TRUST_PHRASES,
+    URGENCY_PHRASES,
+)
+from taue.simulator.taxonomy import CONDITIONS, Condition
 
 ANCHORS_PER_CONDITION = 10
 SEED_PREFIX = "taue-anchors-v1"

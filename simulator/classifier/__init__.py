@@ -17,8 +17,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from simulator.classifier.errors import ClassifierUnavailable
-from simulator.taxonomy import FAMILY_OF, condition_id
+from taue.simulator.classifier.errors import ClassifierUnavailable
+from taue.simulator.taxonomy import FAMILY_OF, condition_id
 
 ROUTES = ("auto", "onnx", "tfidf")
 FEELINGS_PATH = Path(__file__).resolve().parent / "feelings.json"
@@ -77,7 +77,7 @@ def resolve_route(route: str = "auto") -> str:
         raise ClassifierUnavailable(
             "the feeling classifier needs the emotion extra: pip install -e '.[emotion]'"
         )
-    from simulator.classifier.embedders import minilm_files
+    from taue.simulator.classifier.embedders import minilm_files
 
     if route == "tfidf":
         return route
@@ -92,7 +92,7 @@ def resolve_route(route: str = "auto") -> str:
 
 @cache
 def _classifier(route: str):  # -> FeelingClassifier (typed loosely: numpy loads lazily)
-    from simulator.classifier.model import trained_classifier
+    from taue.simulator.classifier.model import trained_classifier
 
     return trained_classifier(route)
 

@@ -19,7 +19,7 @@ from typing import Protocol
 
 import numpy as np
 
-from simulator.classifier.errors import ClassifierUnavailable
+from taue.simulator.classifier.errors import ClassifierUnavailable
 
 TOKENIZER_ENV = "TAUE_MINILM_TOKENIZER"
 ONNX_INSTALL_HINT = (

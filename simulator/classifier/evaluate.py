@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from pydantic import BaseModel
 
-from simulator.anchors import load_anchors
-from simulator.classifier import load_feelings
-from simulator.classifier.model import HEAD_LABELS, anchor_labels, cached_features, train_on_anchors
+from taue.simulator.anchors import load_anchors
+from taue.simulator.classifier import load_feelings
+from taue.simulator.classifier.model import HEAD_LABELS, anchor_labels, cached_features, train_on_anchors
 
 TRAIN_INDICES = range(8)
 

@@ -42,7 +42,7 @@ def check(
 
     Exit 0 when the agent conforms, 1 when any violation is found, 2 on bad arguments.
     """
-    from agent_runner.conformance import check_agent
+    from taue.runner.conformance import check_agent
 
     if not url.startswith(("http://", "https://")):
         raise _fail(f"URL must start with http:// or https://, got {url!r}")
@@ -108,9 +108,9 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the built-in model agent over agent protocol v1 (then: taue run --agent http://HOST:PORT)."""
-    from agent_runner.agent_server import AgentServer
-    from agent_runner.agents import AgentOptions
-    from agent_runner.agents.model_agent import ModelAgent
+    from taue.runner.agent_server import AgentServer
+    from taue.runner.agents import AgentOptions
+    from taue.runner.agents.model_agent import ModelAgent
 
     if not base_url.startswith(("http://", "https://")):
         raise _fail(f"--base-url must start with http:// or https://, got {base_url!r}")

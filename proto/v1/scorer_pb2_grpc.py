@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from taue.v1 import scorer_pb2 as taue_dot_v1_dot_scorer__pb2
+from taue.proto.v1 import scorer_pb2 as taue_dot_proto_dot_v1_dot_scorer__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -18,7 +18,7 @@ except ImportError:
 if _version_not_supported:
     raise RuntimeError(
         f'The grpc package installed is at version {GRPC_VERSION},'
-        + ' but the generated code in taue/v1/scorer_pb2_grpc.py depends on'
+        + ' but the generated code in taue/proto/v1/scorer_pb2_grpc.py depends on'
         + f' grpcio>={GRPC_GENERATED_VERSION}.'
         + f' Please upgrade your grpc module to grpcio>={GRPC_GENERATED_VERSION}'
         + f' or downgrade your generated code using grpcio-tools<={GRPC_VERSION}.'
@@ -36,13 +36,13 @@ class ScorerStub:
         """
         self.Score = channel.unary_unary(
                 '/taue.v1.Scorer/Score',
-                request_serializer=taue_dot_v1_dot_scorer__pb2.ScoreRequest.SerializeToString,
-                response_deserializer=taue_dot_v1_dot_scorer__pb2.RewardBreakdown.FromString,
+                request_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.ScoreRequest.SerializeToString,
+                response_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.RewardBreakdown.FromString,
                 _registered_method=True)
         self.Summarize = channel.unary_unary(
                 '/taue.v1.Scorer/Summarize',
-                request_serializer=taue_dot_v1_dot_scorer__pb2.SummarizeRequest.SerializeToString,
-                response_deserializer=taue_dot_v1_dot_scorer__pb2.Metrics.FromString,
+                request_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.SummarizeRequest.SerializeToString,
+                response_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.Metrics.FromString,
                 _registered_method=True)
 
 
@@ -68,13 +68,13 @@ def add_ScorerServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'Score': grpc.unary_unary_rpc_method_handler(
                     servicer.Score,
-                    request_deserializer=taue_dot_v1_dot_scorer__pb2.ScoreRequest.FromString,
-                    response_serializer=taue_dot_v1_dot_scorer__pb2.RewardBreakdown.SerializeToString,
+                    request_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.ScoreRequest.FromString,
+                    response_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.RewardBreakdown.SerializeToString,
             ),
             'Summarize': grpc.unary_unary_rpc_method_handler(
                     servicer.Summarize,
-                    request_deserializer=taue_dot_v1_dot_scorer__pb2.SummarizeRequest.FromString,
-                    response_serializer=taue_dot_v1_dot_scorer__pb2.Metrics.SerializeToString,
+                    request_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.SummarizeRequest.FromString,
+                    response_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.Metrics.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -102,8 +102,8 @@ class Scorer:
             request,
             target,
             '/taue.v1.Scorer/Score',
-            taue_dot_v1_dot_scorer__pb2.ScoreRequest.SerializeToString,
-            taue_dot_v1_dot_scorer__pb2.RewardBreakdown.FromString,
+            taue_dot_proto_dot_v1_dot_scorer__pb2.ScoreRequest.SerializeToString,
+            taue_dot_proto_dot_v1_dot_scorer__pb2.RewardBreakdown.FromString,
             options,
             channel_credentials,
             insecure,
@@ -129,8 +129,8 @@ class Scorer:
             request,
             target,
             '/taue.v1.Scorer/Summarize',
-            taue_dot_v1_dot_scorer__pb2.SummarizeRequest.SerializeToString,
-            taue_dot_v1_dot_scorer__pb2.Metrics.FromString,
+            taue_dot_proto_dot_v1_dot_scorer__pb2.SummarizeRequest.SerializeToString,
+            taue_dot_proto_dot_v1_dot_scorer__pb2.Metrics.FromString,
             options,
             channel_credentials,
             insecure,

@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from taue.v1 import simulator_pb2 as taue_dot_v1_dot_simulator__pb2
+from taue.proto.v1 import simulator_pb2 as taue_dot_proto_dot_v1_dot_simulator__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -18,7 +18,7 @@ except ImportError:
 if _version_not_supported:
     raise RuntimeError(
         f'The grpc package installed is at version {GRPC_VERSION},'
-        + ' but the generated code in taue/v1/simulator_pb2_grpc.py depends on'
+        + ' but the generated code in taue/proto/v1/simulator_pb2_grpc.py depends on'
         + f' grpcio>={GRPC_GENERATED_VERSION}.'
         + f' Please upgrade your grpc module to grpcio>={GRPC_GENERATED_VERSION}'
         + f' or downgrade your generated code using grpcio-tools<={GRPC_VERSION}.'
@@ -36,18 +36,18 @@ class SimulatorStub:
         """
         self.StartSession = channel.unary_unary(
                 '/taue.v1.Simulator/StartSession',
-                request_serializer=taue_dot_v1_dot_simulator__pb2.StartSessionRequest.SerializeToString,
-                response_deserializer=taue_dot_v1_dot_simulator__pb2.StartSessionResponse.FromString,
+                request_serializer=taue_dot_proto_dot_v1_dot_simulator__pb2.StartSessionRequest.SerializeToString,
+                response_deserializer=taue_dot_proto_dot_v1_dot_simulator__pb2.StartSessionResponse.FromString,
                 _registered_method=True)
         self.Respond = channel.unary_unary(
                 '/taue.v1.Simulator/Respond',
-                request_serializer=taue_dot_v1_dot_simulator__pb2.RespondRequest.SerializeToString,
-                response_deserializer=taue_dot_v1_dot_simulator__pb2.RespondResponse.FromString,
+                request_serializer=taue_dot_proto_dot_v1_dot_simulator__pb2.RespondRequest.SerializeToString,
+                response_deserializer=taue_dot_proto_dot_v1_dot_simulator__pb2.RespondResponse.FromString,
                 _registered_method=True)
         self.EndSession = channel.unary_unary(
                 '/taue.v1.Simulator/EndSession',
-                request_serializer=taue_dot_v1_dot_simulator__pb2.EndSessionRequest.SerializeToString,
-                response_deserializer=taue_dot_v1_dot_simulator__pb2.EndSessionResponse.FromString,
+                request_serializer=taue_dot_proto_dot_v1_dot_simulator__pb2.EndSessionRequest.SerializeToString,
+                response_deserializer=taue_dot_proto_dot_v1_dot_simulator__pb2.EndSessionResponse.FromString,
                 _registered_method=True)
 
 
@@ -80,18 +80,18 @@ def add_SimulatorServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'StartSession': grpc.unary_unary_rpc_method_handler(
                     servicer.StartSession,
-                    request_deserializer=taue_dot_v1_dot_simulator__pb2.StartSessionRequest.FromString,
-                    response_serializer=taue_dot_v1_dot_simulator__pb2.StartSessionResponse.SerializeToString,
+                    request_deserializer=taue_dot_proto_dot_v1_dot_simulator__pb2.StartSessionRequest.FromString,
+                    response_serializer=taue_dot_proto_dot_v1_dot_simulator__pb2.StartSessionResponse.SerializeToString,
             ),
             'Respond': grpc.unary_unary_rpc_method_handler(
                     servicer.Respond,
-                    request_deserializer=taue_dot_v1_dot_simulator__pb2.RespondRequest.FromString,
-                    response_serializer=taue_dot_v1_dot_simulator__pb2.RespondResponse.SerializeToString,
+                    request_deserializer=taue_dot_proto_dot_v1_dot_simulator__pb2.RespondRequest.FromString,
+                    response_serializer=taue_dot_proto_dot_v1_dot_simulator__pb2.RespondResponse.SerializeToString,
             ),
             'EndSession': grpc.unary_unary_rpc_method_handler(
                     servicer.EndSession,
-                    request_deserializer=taue_dot_v1_dot_simulator__pb2.EndSessionRequest.FromString,
-                    response_serializer=taue_dot_v1_dot_simulator__pb2.EndSessionResponse.SerializeToString,
+                    request_deserializer=taue_dot_proto_dot_v1_dot_simulator__pb2.EndSessionRequest.FromString,
+                    response_serializer=taue_dot_proto_dot_v1_dot_simulator__pb2.EndSessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -119,8 +119,8 @@ class Simulator:
             request,
             target,
             '/taue.v1.Simulator/StartSession',
-            taue_dot_v1_dot_simulator__pb2.StartSessionRequest.SerializeToString,
-            taue_dot_v1_dot_simulator__pb2.StartSessionResponse.FromString,
+            taue_dot_proto_dot_v1_dot_simulator__pb2.StartSessionRequest.SerializeToString,
+            taue_dot_proto_dot_v1_dot_simulator__pb2.StartSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -146,8 +146,8 @@ class Simulator:
             request,
             target,
             '/taue.v1.Simulator/Respond',
-            taue_dot_v1_dot_simulator__pb2.RespondRequest.SerializeToString,
-            taue_dot_v1_dot_simulator__pb2.RespondResponse.FromString,
+            taue_dot_proto_dot_v1_dot_simulator__pb2.RespondRequest.SerializeToString,
+            taue_dot_proto_dot_v1_dot_simulator__pb2.RespondResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -173,8 +173,8 @@ class Simulator:
             request,
             target,
             '/taue.v1.Simulator/EndSession',
-            taue_dot_v1_dot_simulator__pb2.EndSessionRequest.SerializeToString,
-            taue_dot_v1_dot_simulator__pb2.EndSessionResponse.FromString,
+            taue_dot_proto_dot_v1_dot_simulator__pb2.EndSessionRequest.SerializeToString,
+            taue_dot_proto_dot_v1_dot_simulator__pb2.EndSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

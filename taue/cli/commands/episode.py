@@ -17,14 +17,14 @@ import httpx2
 import typer
 from pydantic import BaseModel, Field
 
-from agent_runner.control import ControlClient, InfraError
-from agent_runner.episode import agent_turn
-from envs.runtime.registry import get_domain
-from scorer.client import ScorerCallError, ScorerClient
-from scorer.reward import Message
-from scorer.scorer import ScoreRequest
-from simulator.client import SimulatorCallError, SimulatorClient
-from simulator.session import UserOptions
+from taue.envs.runtime.registry import get_domain
+from taue.runner.control import ControlClient, InfraError
+from taue.runner.episode import agent_turn
+from taue.scorer.client import ScorerCallError, ScorerClient
+from taue.scorer.reward import Message
+from taue.scorer.scorer import ScoreRequest
+from taue.simulator.client import SimulatorCallError, SimulatorClient
+from taue.simulator.session import UserOptions
 
 episode_app = typer.Typer(help="Run one episode by hand on a running stack (bring your own agent).")
 

@@ -13,9 +13,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from simulator.anchors import ANCHORS_PATH, Anchor, generate_anchors, load_anchors, write_anchors
-from simulator.classifier import ROUTES, ClassifierUnavailable, classify, resolve_route
-from simulator.taxonomy import BY_ID, CONDITIONS
+from taue.simulator.anchors import ANCHORS_PATH, Anchor, generate_anchors, load_anchors, write_anchors
+from taue.simulator.classifier import ROUTES, ClassifierUnavailable, classify, resolve_route
+from taue.simulator.taxonomy import BY_ID, CONDITIONS
 
 emotion_app = typer.Typer(
     help="The emotion taxonomy: 22 emotions x politeness x urgency x trust.", no_args_is_help=True
@@ -129,7 +129,7 @@ def _paraphrase(
 ) -> list[Anchor]:
     import openai
 
-    from simulator.anchors.paraphrase import paraphrase_anchors
+    from taue.simulator.anchors.paraphrase import paraphrase_anchors
 
     api_key = os.environ.get(PARAPHRASE_KEY_ENV, "EMPTY")
     try:
@@ -168,7 +168,7 @@ def emotion_evaluate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
 ) -> None:
     """Held-out accuracy per head: train on anchors 0-7, test on 8-9 and on the hand-written feelings."""
-    from simulator.classifier.evaluate import evaluate
+    from taue.simulator.classifier.evaluate import evaluate
 
     report = evaluate(_check_route(route))
     if as_json:

@@ -42,8 +42,8 @@ def matrix(
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1)] = 32,
 ) -> None:
-    from agent_runner.cli import _parse_domains
-    from agent_runner.judge import MATRIX_AGENTS, judge_matrix, matrix_markdown, replace_between_markers
+    from taue.cli import _parse_domains
+    from taue.runner.judge import MATRIX_AGENTS, judge_matrix, matrix_markdown, replace_between_markers
 
     names = _parse_domains(domains)
     chosen = [a.strip() for a in agents.split(",")] if agents else list(MATRIX_AGENTS)

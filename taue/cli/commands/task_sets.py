@@ -12,16 +12,16 @@ import httpx2
 import typer
 from rich.console import Console
 
-from agent_runner.control import ControlClient, InfraError
-from agent_runner.embedded import embedded_domains
-from agent_runner.mcp_session import episode_session
-from envs.runtime.domain import Domain
-from envs.runtime.registry import get_domain
-from envs.runtime.tasks import Task
-from envs.task_sets.exporter import published_tables, seed_state, write_tables
-from envs.task_sets.importer import SPLITS, import_task_set
-from envs.task_sets.loader import require_task_set
-from envs.task_sets.storage import TaskSetError, TaskSetInfo, task_sets_root
+from taue.envs.runtime.domain import Domain
+from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.tasks import Task
+from taue.envs.task_sets.exporter import published_tables, seed_state, write_tables
+from taue.envs.task_sets.importer import SPLITS, import_task_set
+from taue.envs.task_sets.loader import require_task_set
+from taue.envs.task_sets.storage import TaskSetError, TaskSetInfo, task_sets_root
+from taue.runner.control import ControlClient, InfraError
+from taue.runner.embedded import embedded_domains
+from taue.runner.mcp_session import episode_session
 
 import_app = typer.Typer(help="Import published task sets.", no_args_is_help=True)
 db_app = typer.Typer(help="Databases of domains, task sets and live episodes.", no_args_is_help=True)

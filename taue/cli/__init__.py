@@ -17,17 +17,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from agent_runner import commands
-from agent_runner.agents import AgentOptions, validate_agent_spec
-from agent_runner.embedded import Services
-from agent_runner.results import ResultsFile
-from agent_runner.runner import RunConfig, execute_run
-from envs.runtime.registry import domain_names, get_domain
-from envs.runtime.task_checks import task_set_problems
-from envs.runtime.tasks import TaskFileError
-from envs.task_sets.loader import is_task_set
-from scorer.metrics import summarize
-from simulator.taxonomy import BY_ID, CONDITIONS
+from taue.cli import commands
+from taue.envs.runtime.registry import domain_names, get_domain
+from taue.envs.runtime.task_checks import task_set_problems
+from taue.envs.runtime.tasks import TaskFileError
+from taue.envs.task_sets.loader import is_task_set
+from taue.runner.agents import AgentOptions, validate_agent_spec
+from taue.runner.embedded import Services
+from taue.runner.results import ResultsFile
+from taue.runner.runner import RunConfig, execute_run
+from taue.scorer.metrics import summarize
+from taue.simulator.taxonomy import BY_ID, CONDITIONS
 
 app = typer.Typer(
     help="τ-Emotion-Bench: evaluate tool-calling agents against emotional users.", no_args_is_help=True
@@ -325,7 +325,7 @@ def merge(
     out: Annotated[Path, typer.Option(help="Directory for the merged run.")],
 ) -> None:
     """Combine shard runs into one run, identical to an unsharded run of the same settings."""
-    from agent_runner.merge import MergeError, merge_runs
+    from taue.runner.merge import MergeError, merge_runs
 
     try:
         report = merge_runs(run_dirs, out)
@@ -345,7 +345,7 @@ def serve_simulator(
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
 ) -> None:
     """Serve the user simulator over gRPC (taue.v1.Simulator, health, reflection)."""
-    from simulator.service import build_server
+    from taue.simulator.service import build_server
 
     _serve_grpc(build_server, host, port, "simulator")
 
@@ -356,7 +356,7 @@ def serve_scorer(
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
 ) -> None:
     """Serve the scorer over gRPC (taue.v1.Scorer, health, reflection); it owns the tasks."""
-    from scorer.service import build_server
+    from taue.scorer.service import build_server
 
     _serve_grpc(build_server, host, port, "scorer")
 
@@ -382,7 +382,7 @@ def serve_env(
     ] = None,
 ) -> None:
     """Serve one domain: MCP on --mcp-port, control API on --control-port (admin token: TAUE_ADMIN_TOKEN)."""
-    from envs.runtime.server import DomainServer
+    from taue.envs.runtime.server import DomainServer
 
     _parse_domains(domain)
     server = DomainServer(
@@ -399,7 +399,7 @@ def serve_env(
 
 
 def _register_command_modules() -> None:
-    """Each module of `agent_runner.commands` adds its commands with `register(app)`."""
+    """Each module of `taue.cli.commands` adds its commands with `register(app)`."""
     for module in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"{commands.__name__}.{module.name}").register(app)
 

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from agent_runner.gate import GateError, Metric, gate, render
+from taue.runner.gate import GateError, Metric, gate, render
 
 console = Console(stderr=True, soft_wrap=True)
 

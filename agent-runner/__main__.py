@@ -1,3 +1,0 @@
-from agent_runner.cli import main
-
-main()

@@ -1,0 +1,3 @@
+from taue.cli import main
+
+main()
