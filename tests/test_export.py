@@ -17,7 +17,6 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from taue.cli import app
-from taue.cli.commands.task_sets import live_state, state_after
 from taue.envs.runtime.database import SeedImage
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.registry import domain_names, get_domain
@@ -25,6 +24,7 @@ from taue.envs.runtime.task_checks import replay
 from taue.envs.runtime.tasks import Task
 from taue.envs.task_sets.exporter import published_tables, seed_state, write_tables
 from taue.envs.task_sets.loader import read_table, table_models
+from taue.runner.db_export import live_state, state_after
 from taue.runner.mcp_session import episode_session
 from taue.scorer.replay import ExpectedStates
 
@@ -52,6 +52,7 @@ async def expected_state(domain: Domain, task: Task) -> str:
     return db.canonical_state()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", domain_names())
 async def test_export_after_a_task_reads_back_as_the_expected_end_state(name: str, tmp_path: Path) -> None:
     domain = get_domain(name)
@@ -90,6 +91,7 @@ def test_cli_exports_the_seed_and_the_state_after_a_task(tmp_path: Path) -> None
     )
 
 
+@pytest.mark.slow
 async def test_a_live_episode_is_exported_from_its_control_port(servers, http, tmp_path: Path) -> None:
     server = servers["airline"]
     domain = get_domain("airline")

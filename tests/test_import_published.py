@@ -30,9 +30,13 @@ DATA = Path(
         "TAUE_PUBLISHED_DATA", Path(__file__).resolve().parents[2] / "shared/data/tau-emotion-bench"
     )
 )
-pytestmark = pytest.mark.skipif(
-    not DATA.is_dir(), reason=f"the published τ-Emotion-Bench data is not at {DATA} (set TAUE_PUBLISHED_DATA)"
-)
+pytestmark = [
+    pytest.mark.slow,  # imports and replays the published splits, hundreds of episodes
+    pytest.mark.skipif(
+        not DATA.is_dir(),
+        reason=f"the published τ-Emotion-Bench data is not at {DATA} (set TAUE_PUBLISHED_DATA)",
+    ),
+]
 PUBLISHED = ("airline", "retail", "telecom", "telehealth")
 SAMPLE_EVERY = 20
 """Oracle sample: every 20th train task whose ground truth replays cleanly."""

@@ -13,6 +13,8 @@ import pytest
 from taue.envs.runtime.registry import domain_names, get_domain
 from taue.runner.judge import Cell, judge_matrix
 
+pytestmark = pytest.mark.slow  # the whole judge matrix: ~900 episodes
+
 DOMAINS = ["airline", "retail", "telecom", "telehealth"]
 CAREFUL = ("careful-readback", "careful-combined", "careful-separate")
 GAMING = (

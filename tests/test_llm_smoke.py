@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from taue.runner.runner import RunConfig, execute_run
 from tests.llama_server import LlamaServer
+
+pytestmark = pytest.mark.slow  # a real model on llama.cpp
 
 VALID = {"user_stop": 1, "user_unsatisfied": -1, "max_turns": 0}
 """Terminations an oracle episode with a working user can end in, with their reward."""

@@ -19,6 +19,8 @@ import pytest
 from taue.envs.runtime.registry import get_domain
 from taue.runner.agents.oracle import completion_report
 
+pytestmark = pytest.mark.slow  # every service as its own OS process
+
 TAUE = [sys.executable, "-m", "taue"]
 
 

@@ -7,6 +7,10 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # builds the wheel
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

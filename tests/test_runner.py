@@ -15,6 +15,8 @@ from taue.runner.runner import RunConfig, execute_run
 from taue.simulator.satisfaction import tolerated_needless_questions
 from taue.simulator.taxonomy import condition
 
+pytestmark = pytest.mark.slow  # end-to-end runs of hundreds of episodes
+
 TAUE = [sys.executable, "-m", "taue"]
 NEEDLESS = ("needless_question_discoverable", "needless_question_answered")
 

@@ -194,6 +194,7 @@ def comparable(records) -> list[dict]:
     return [r.model_dump(exclude={"timings", "run"}) for r in sorted(records, key=lambda r: r.key)]
 
 
+@pytest.mark.slow
 async def test_sharded_runs_merge_into_the_unsharded_run(servers, tmp_path: Path) -> None:
     urls = {name: server.control_url for name, server in servers.items()}
     base = {
@@ -263,6 +264,7 @@ async def test_sharded_runs_merge_into_the_unsharded_run(servers, tmp_path: Path
     assert mixed.returncode == 2 and "not a run directory" in mixed.stderr
 
 
+@pytest.mark.slow
 async def test_killing_the_simulator_loses_nothing_and_a_rerun_completes(servers, tmp_path: Path) -> None:
     urls = {name: server.control_url for name, server in servers.items()}
     config = RunConfig(run="kill", domains=["retail"], agent="oracle", trials=3)

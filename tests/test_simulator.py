@@ -472,6 +472,7 @@ def test_docs_publish_every_cost() -> None:
         assert re.search(rf"`{event}` \| {re.escape(f'{cost:g}'.replace('-', '−'))} \|", doc), event
 
 
+@pytest.mark.slow
 def test_oracle_report_ends_every_task_in_stop_under_every_condition() -> None:
     """Every emotional task of the four domains x all 594 conditions: the oracle's exact message
     makes the scripted user STOP at once."""
@@ -499,6 +500,7 @@ def test_oracle_report_ends_every_task_in_stop_under_every_condition() -> None:
     assert {c.emotion for c in SAMPLE} == set(EMOTIONS)
 
 
+@pytest.mark.slow
 async def test_oracle_scores_one_over_every_task_under_conditions_spanning_all_594(servers) -> None:
     """Real servers, simulator and scorer services: 85 episodes, each sampled condition (every 7th)
     played by the oracle on a rotating emotional task, so every task and every sampled condition is
@@ -595,6 +597,7 @@ def taue_audit(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_audit_flags_invented_facts_in_a_crafted_run(clean_run: Path, tmp_path: Path) -> None:
     clean = taue_audit(str(clean_run), "--json")
     assert clean.returncode == 0, clean.stderr
@@ -631,6 +634,7 @@ def test_audit_flags_invented_facts_in_a_crafted_run(clean_run: Path, tmp_path: 
     assert text.returncode == 0 and "1 flagged" in text.stdout and "ZZ9Q77" in text.stdout
 
 
+@pytest.mark.slow
 def test_audit_rejects_a_folder_without_results(tmp_path: Path) -> None:
     for target in (tmp_path, tmp_path / "missing"):
         result = taue_audit(str(target))
@@ -659,6 +663,7 @@ for domain in ("airline", "retail"):
 """
 
 
+@pytest.mark.slow
 def test_same_seed_same_conversation_byte_for_byte_across_processes() -> None:
     """Tasks cross the gRPC boundary as protobuf maps, whose order differs between processes; the
     scripted user's words must not."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from taue.envs.runtime.task_checks import replay, task_set_problems
 from taue.envs.telecom import DOMAIN
 from taue.envs.telecom.author_tasks import authoring_problems, build_tasks, needless_questions
@@ -85,6 +87,7 @@ def test_emotion_conditions_are_spread():
 # ------------------------------------------------------------------------------------- end to end
 
 
+@pytest.mark.slow
 async def test_oracle_scores_one_on_every_task(tmp_path: Path):
     config = RunConfig(run="t", domains=["telecom"], agent="oracle", trials=1)
     report = await execute_run(config, tmp_path, {}, 8)
@@ -93,6 +96,7 @@ async def test_oracle_scores_one_on_every_task(tmp_path: Path):
     assert {(r.reward, r.termination) for r in report.records} == {(1, "user_stop")}
 
 
+@pytest.mark.slow
 async def test_pester_pleases_patient_users_and_loses_impatient_ones(tmp_path: Path):
     """Every task gives pester 5 to 16 needless questions: a low-urgency, warm, trusting user tolerates 16,
     a high-urgency, cold, skeptical one tolerates 1."""

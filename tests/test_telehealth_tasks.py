@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from taue.envs.runtime.task_checks import replay, task_set_problems
 from taue.envs.runtime.text_match import contains, tokens
 from taue.envs.telehealth import DOMAIN
@@ -91,6 +93,7 @@ def test_emotion_conditions_are_spread():
         assert 2 <= len(sentences) <= 3 and " You " in f" {emotion.instruction}", emotion.instruction
 
 
+@pytest.mark.slow
 async def test_oracle_scores_one_on_every_task(tmp_path: Path):
     config = RunConfig(run="t", domains=["telehealth"], agent="oracle", trials=1)
     report = await execute_run(config, tmp_path, {}, 8)
@@ -98,6 +101,7 @@ async def test_oracle_scores_one_on_every_task(tmp_path: Path):
     assert {record.reward for record in report.records} == {1}
 
 
+@pytest.mark.slow
 async def test_pester_pleases_a_patient_user_and_loses_an_impatient_one(tmp_path: Path):
     rewards = {}
     for condition in ("relief.warm.low.trusting", "sorrow.cold.high.skeptical"):

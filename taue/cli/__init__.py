@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import json
 import os
@@ -10,24 +9,19 @@ import pkgutil
 import re
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from taue.cli import commands
-from taue.envs.runtime.registry import domain_names, get_domain
-from taue.envs.runtime.task_checks import task_set_problems
-from taue.envs.runtime.tasks import TaskFileError
-from taue.envs.task_sets.loader import is_task_set
-from taue.runner.agents import AgentOptions, validate_agent_spec
-from taue.runner.embedded import Services
-from taue.runner.results import ResultsFile
-from taue.runner.runner import RunConfig, execute_run
-from taue.scorer.metrics import summarize
-from taue.simulator.taxonomy import BY_ID, CONDITIONS
+
+if TYPE_CHECKING:
+    from taue.runner.embedded import Services
+    from taue.runner.runner import RunConfig
+
+# Everything below the CLI is imported inside the commands that need it, so `taue --help` and every
+# command start without loading servers, models or gRPC.
 
 app = typer.Typer(
     help="τ-Emotion-Bench: evaluate tool-calling agents against emotional users.", no_args_is_help=True
@@ -45,6 +39,9 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _parse_domains(value: str) -> list[str]:
+    from taue.envs.runtime.registry import domain_names
+    from taue.envs.task_sets.loader import is_task_set
+
     names = [name.strip() for name in value.split(",") if name.strip()]
     unknown = [name for name in names if name not in domain_names() and not is_task_set(name)]
     if not names or unknown:
@@ -134,6 +131,14 @@ def run(
     ] = None,
 ) -> None:
     """Run the benchmark; rerunning the same command completes only the missing episodes."""
+    import asyncio
+
+    from taue.runner.agents import AgentOptions, validate_agent_spec
+    from taue.runner.embedded import Services
+    from taue.runner.runner import RunConfig
+    from taue.scorer.metrics import summarize
+    from taue.simulator.taxonomy import BY_ID, CONDITIONS
+
     names = _parse_domains(",".join(task_set) if task_set else domains)
     try:
         validate_agent_spec(agent, AgentOptions(model=model, base_url=base_url))
@@ -183,6 +188,10 @@ def run(
 async def _run(
     config: RunConfig, run_dir: Path, services: Services, concurrency: int, workers: int, quiet: bool
 ):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from taue.runner.runner import execute_run
+
     admin_token = os.environ.get("TAUE_ADMIN_TOKEN")
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -206,6 +215,9 @@ def summary(
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
 ) -> None:
     """Metrics of a finished or partial run: Avg@k, pass^k, average reward, UNSATISFIED rate."""
+    from taue.runner.results import ResultsFile
+    from taue.scorer.metrics import summarize
+
     results = ResultsFile(run_dir)
     if not results.path.exists():
         raise _fail(f"{results.path} does not exist")
@@ -218,6 +230,8 @@ def summary(
 
 def _print_summary(metrics: dict) -> None:
     """The run summary: headline, neutral twins, the breakdowns of the headline, the emotion delta."""
+    from rich.table import Table
+
     table = Table(title=f"τ-Emotion-Bench summary (headline: {metrics['headline']} tasks)")
     for column in ("group", "episodes", "avg reward", "Avg@k", "pass^k", "UNSATISFIED"):
         table.add_column(column, justify="right" if column != "group" else "left")
@@ -256,6 +270,10 @@ def tasks_list(
     task_set: Annotated[str | None, typer.Option(help="Only this imported task set.")] = None,
 ) -> None:
     """Each task's id, domain, emotion condition (null for a neutral twin), twin and gold action count."""
+    from rich.table import Table
+
+    from taue.envs.runtime.registry import domain_names
+
     domain = task_set or domain
     names = _parse_domains(domain) if domain else list(domain_names())
     rows = []
@@ -283,6 +301,9 @@ def tasks_list(
 
 
 def _load_tasks(name: str):
+    from taue.envs.runtime.registry import get_domain
+    from taue.envs.runtime.tasks import TaskFileError
+
     try:
         return get_domain(name).tasks
     except TaskFileError as exc:
@@ -294,7 +315,12 @@ def tasks_validate(
     domain: Annotated[str | None, typer.Option(help="Only this domain.")] = None,
     task_set: Annotated[str | None, typer.Option(help="Only this imported task set.")] = None,
 ) -> None:
-    """Check schema, twins, and that every ground-truth action replays without error."""
+    """Check schema, twins, goal targets, outputs, and that every ground-truth action replays."""
+    import asyncio
+
+    from taue.envs.runtime.registry import domain_names, get_domain
+    from taue.envs.runtime.task_checks import task_set_problems
+
     domain = task_set or domain
     names = _parse_domains(domain) if domain else list(domain_names())
     bad = 0
@@ -312,6 +338,8 @@ def tasks_validate(
 @app.command("domains")
 def domains_list() -> None:
     """The domains this installation serves, with their tool counts."""
+    from taue.envs.runtime.registry import domain_names, get_domain
+
     for name in domain_names():
         domain = get_domain(name)
         typer.echo(
@@ -362,6 +390,8 @@ def serve_scorer(
 
 
 def _serve_grpc(build, host: str, port: int, name: str) -> None:
+    import asyncio
+
     async def serve() -> None:
         server = build(host, port)  # grpc.aio servers belong to the loop they are created in
         console.print(f"{name}: gRPC on {server.address} (SIGTERM stops it cleanly)")
@@ -382,6 +412,9 @@ def serve_env(
     ] = None,
 ) -> None:
     """Serve one domain: MCP on --mcp-port, control API on --control-port (admin token: TAUE_ADMIN_TOKEN)."""
+    import asyncio
+
+    from taue.envs.runtime.registry import get_domain
     from taue.envs.runtime.server import DomainServer
 
     _parse_domains(domain)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from pathlib import Path
@@ -42,6 +41,8 @@ def check(
 
     Exit 0 when the agent conforms, 1 when any violation is found, 2 on bad arguments.
     """
+    import asyncio
+
     from taue.runner.conformance import check_agent
 
     if not url.startswith(("http://", "https://")):
@@ -108,6 +109,8 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the built-in model agent over agent protocol v1 (then: taue run --agent http://HOST:PORT)."""
+    import asyncio
+
     from taue.runner.agent_server import AgentServer
     from taue.runner.agents import AgentOptions
     from taue.runner.agents.model_agent import ModelAgent

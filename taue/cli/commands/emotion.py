@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from taue.simulator.anchors import ANCHORS_PATH, Anchor, generate_anchors, load_anchors, write_anchors
-from taue.simulator.classifier import ROUTES, ClassifierUnavailable, classify, resolve_route
-from taue.simulator.taxonomy import BY_ID, CONDITIONS
+if TYPE_CHECKING:
+    from taue.simulator.anchors import Anchor
 
 emotion_app = typer.Typer(
     help="The emotion taxonomy: 22 emotions x politeness x urgency x trust.", no_args_is_help=True
@@ -29,6 +27,10 @@ console = Console(stderr=True, soft_wrap=True)
 PARAPHRASE_KEY_ENV = "TAUE_PARAPHRASE_API_KEY"
 
 
+ROUTE_HELP = "Features: auto | onnx | tfidf."
+"""Written out so that `taue --help` does not load the classifier; a test compares it with `ROUTES`."""
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(emotion_app, name="emotion")
 
@@ -39,6 +41,8 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def _check_condition(condition_id: str) -> None:
+    from taue.simulator.taxonomy import BY_ID, CONDITIONS
+
     if condition_id not in BY_ID:
         raise _fail(
             f"unknown condition {condition_id!r}; ids look like {CONDITIONS[0].id!r} (taue emotion list)"
@@ -46,6 +50,8 @@ def _check_condition(condition_id: str) -> None:
 
 
 def _check_route(route: str) -> str:
+    from taue.simulator.classifier import ClassifierUnavailable, resolve_route
+
     try:
         return resolve_route(route)
     except ValueError as exc:
@@ -57,6 +63,8 @@ def _check_route(route: str) -> str:
 @emotion_app.command("list")
 def emotion_list(as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False) -> None:
     """All 594 emotion conditions with their stable ids."""
+    from taue.simulator.taxonomy import CONDITIONS
+
     rows = [{"id": c.id, **c.model_dump()} for c in CONDITIONS]
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
@@ -76,6 +84,8 @@ def anchors_show(
     ] = False,
 ) -> None:
     """Print the committed anchor instructions (all 5,940, or one condition's 10)."""
+    from taue.simulator.anchors import load_anchors
+
     if ctx.invoked_subcommand is not None:
         return
     if condition is not None:
@@ -109,6 +119,8 @@ def anchors_generate(
     concurrency: Annotated[int, typer.Option(min=1, max=256, help="Paraphrase requests in flight.")] = 8,
 ) -> None:
     """Rebuild the anchors from the phrase bank (deterministic), optionally paraphrased by a model."""
+    from taue.simulator.anchors import ANCHORS_PATH, generate_anchors, write_anchors
+
     if (paraphrase_model is None) != (base_url is None):
         raise _fail("--paraphrase-model and --base-url go together")
     for condition_id in condition or []:
@@ -116,6 +128,8 @@ def anchors_generate(
     out = out or ANCHORS_PATH
     if condition and out.resolve() == ANCHORS_PATH:
         raise _fail("--condition writes a subset: give --out PATH (the committed file holds every condition)")
+    from taue.simulator.taxonomy import CONDITIONS
+
     chosen = [c for c in CONDITIONS if not condition or c.id in condition]
     anchors = generate_anchors(chosen)
     if paraphrase_model and base_url:
@@ -127,6 +141,8 @@ def anchors_generate(
 def _paraphrase(
     anchors: list[Anchor], model: str, base_url: str, seed: int, concurrency: int
 ) -> list[Anchor]:
+    import asyncio
+
     import openai
 
     from taue.simulator.anchors.paraphrase import paraphrase_anchors
@@ -147,11 +163,13 @@ def emotion_classify(
         bool,
         typer.Option("--json", help="Print {condition, family, emotion, politeness, urgency, trust, ...}."),
     ] = False,
-    route: Annotated[str, typer.Option(help=f"Features: {' | '.join(ROUTES)}.")] = "auto",
+    route: Annotated[str, typer.Option(help=ROUTE_HELP)] = "auto",
 ) -> None:
     """Map a feeling to the most likely of the 594 conditions, with each head's probabilities."""
     if not text.strip():
         raise _fail("the feeling text is empty")
+    from taue.simulator.classifier import classify
+
     result = classify(text, _check_route(route))
     if as_json:
         typer.echo(json.dumps(result.model_dump(), indent=2))
@@ -164,7 +182,7 @@ def emotion_classify(
 
 @emotion_app.command("evaluate")
 def emotion_evaluate(
-    route: Annotated[str, typer.Option(help=f"Features: {' | '.join(ROUTES)}.")] = "auto",
+    route: Annotated[str, typer.Option(help=ROUTE_HELP)] = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
 ) -> None:
     """Held-out accuracy per head: train on anchors 0-7, test on 8-9 and on the hand-written feelings."""

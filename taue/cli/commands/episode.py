@@ -7,45 +7,21 @@ simulator, scorer). Episode bookkeeping is kept in `$TAUE_HOME/episodes/<episode
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import httpx2
 import typer
-from pydantic import BaseModel, Field
 
-from taue.envs.runtime.registry import get_domain
-from taue.runner.control import ControlClient, InfraError
-from taue.runner.episode import agent_turn
-from taue.scorer.client import ScorerCallError, ScorerClient
-from taue.scorer.reward import Message
-from taue.scorer.scorer import ScoreRequest
-from taue.simulator.client import SimulatorCallError, SimulatorClient
-from taue.simulator.session import UserOptions
+if TYPE_CHECKING:
+    from taue.runner.episode_state import EpisodeState
 
 episode_app = typer.Typer(help="Run one episode by hand on a running stack (bring your own agent).")
 
 
 def register(app: typer.Typer) -> None:
     app.add_typer(episode_app, name="episode", no_args_is_help=True)
-
-
-class EpisodeState(BaseModel):
-    episode_id: str
-    domain: str
-    task_id: str
-    control_url: str
-    simulator: str
-    scorer: str
-    session_id: str
-    mcp_url: str
-    token: str
-    transcript: list[Message] = Field(default_factory=list)
-    termination: str | None = None
-    calls_seen: int = Field(default=0, description="Tool-log entries already passed to the user.")
 
 
 def _home() -> Path:
@@ -63,6 +39,8 @@ def _load(episode_id: str) -> EpisodeState:
     if not path.exists():
         typer.echo(f"error: no episode {episode_id!r} started here (looked in {path.parent})", err=True)
         raise typer.Exit(2)
+    from taue.runner.episode_state import EpisodeState
+
     return EpisodeState.model_validate_json(path.read_text())
 
 
@@ -95,10 +73,14 @@ def new(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
     """Create an episode: prints its MCP URL, bearer token and the user's first message."""
+    import asyncio
+
     control_url = env or os.environ.get(f"TAUE_ENV_{domain.upper()}")
     if not control_url:
         raise _fail(f"give --env or set TAUE_ENV_{domain.upper()} to the control URL of the {domain} server")
     try:
+        from taue.envs.runtime.registry import get_domain
+
         task_model = get_domain(domain).task_index[task]
     except KeyError:
         raise _fail(f"unknown domain or task: {domain!r} / {task!r}") from None
@@ -123,6 +105,14 @@ def new(
 
 
 async def _new(domain: str, task, seed: int, control_url: str, simulator: str, scorer: str) -> EpisodeState:
+    import httpx2
+
+    from taue.runner.control import ControlClient, InfraError
+    from taue.runner.episode_state import EpisodeState
+    from taue.scorer.reward import Message
+    from taue.simulator.client import SimulatorCallError, SimulatorClient
+    from taue.simulator.session import UserOptions
+
     async with httpx2.AsyncClient(timeout=30) as http:
         control = ControlClient(control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
         try:
@@ -156,10 +146,14 @@ def say(
     message: Annotated[str, typer.Argument(help="The agent's message to the user.")],
 ) -> None:
     """Relay an agent message to the simulated user and print the reply."""
+    import asyncio
+
     state = _load(episode)
     if state.termination is not None:
         raise _fail(f"the conversation has ended ({state.termination}); score it with `taue episode score`")
     turn = asyncio.run(_say(state, message))
+    from taue.scorer.reward import Message
+
     state.transcript += [Message(role="agent", content=message), Message(role="user", content=turn.message)]
     if turn.done:
         state.termination = turn.termination
@@ -171,6 +165,12 @@ def say(
 
 async def _say(state: EpisodeState, message: str):
     """Relay the message with the service's confirmations of the writes made since the last one."""
+    import httpx2
+
+    from taue.runner.control import ControlClient, InfraError
+    from taue.runner.episode import agent_turn
+    from taue.simulator.client import SimulatorCallError, SimulatorClient
+
     async with httpx2.AsyncClient(timeout=30) as http:
         control = ControlClient(state.control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
         try:
@@ -195,6 +195,8 @@ def score(
     ] = False,
 ) -> None:
     """Score the episode from the server's observations; prints the reward breakdown as JSON."""
+    import asyncio
+
     state = _load(episode)
     if state.termination is None and not force:
         raise _fail("the user has not ended the conversation; keep talking, or pass --force")
@@ -203,6 +205,12 @@ def score(
 
 
 async def _score(state: EpisodeState, termination: str):
+    import httpx2
+
+    from taue.runner.control import ControlClient, InfraError
+    from taue.scorer.client import ScorerCallError, ScorerClient
+    from taue.scorer.scorer import ScoreRequest
+
     async with httpx2.AsyncClient(timeout=30) as http:
         control = ControlClient(state.control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
         try:

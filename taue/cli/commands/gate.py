@@ -8,7 +8,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from taue.runner.gate import GateError, Metric, gate, render
+METRICS = ("avg_at_k", "pass_hat_k", "avg_reward")
+"""The values of `taue.runner.gate.Metric`, written out so that `taue --help` need not import the gate
+(a test compares them)."""
 
 console = Console(stderr=True, soft_wrap=True)
 
@@ -20,7 +22,9 @@ def register(app: typer.Typer) -> None:
 def gate_command(
     run_dir: Annotated[Path, typer.Argument(help="The run under test (a `taue run` output directory).")],
     baseline: Annotated[Path, typer.Option(help="The baseline run directory to compare against.")],
-    metric: Annotated[Metric, typer.Option(help="Per-task metric compared.")] = Metric.avg_at_k,
+    metric: Annotated[
+        str, typer.Option(help=f"Per-task metric compared: {' | '.join(METRICS)}.")
+    ] = "avg_at_k",
     k: Annotated[
         int | None, typer.Option(help="k of pass_hat_k (default: the fewest trials of any paired task).")
     ] = None,
@@ -43,8 +47,15 @@ def gate_command(
     Prints the drop (baseline - run) with a bootstrap confidence interval over tasks and the
     run-to-run noise band; exit 0 when it passes, 2 on bad input. See docs/ci-gating.md.
     """
+    from taue.runner.gate import GateError, Metric, gate, render
+
+    if metric not in METRICS:
+        console.print(f"[red]error:[/red] --metric must be one of {', '.join(METRICS)}, not {metric!r}")
+        raise typer.Exit(2)
     try:
-        result = gate(run_dir, baseline, metric, max_drop, k, seed, resamples, confidence, allow_mismatch)
+        result = gate(
+            run_dir, baseline, Metric(metric), max_drop, k, seed, resamples, confidence, allow_mismatch
+        )
     except GateError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None

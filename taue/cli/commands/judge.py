@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import tempfile
 from pathlib import Path
@@ -42,6 +41,8 @@ def matrix(
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1)] = 32,
 ) -> None:
+    import asyncio
+
     from taue.cli import _parse_domains
     from taue.runner.judge import MATRIX_AGENTS, judge_matrix, matrix_markdown, replace_between_markers
 
