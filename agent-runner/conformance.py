@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import httpx2
 from pydantic import BaseModel, ValidationError
 
+from taue.contracts.tasks import Task
 from taue.envs.runtime.registry import get_domain
 from taue.envs.runtime.server import DomainServer
-from taue.envs.runtime.tasks import Task
 from taue.runner.agent_protocol import (
     DELETE_STATUSES,
     EPISODES_PATH,

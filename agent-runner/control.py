@@ -6,8 +6,8 @@ from typing import Any
 
 import httpx2
 
+from taue.contracts.episode import LoggedCall
 from taue.envs.runtime.control_app import EpisodeCreated
-from taue.scorer.reward import LoggedCall
 
 
 class InfraError(RuntimeError):

@@ -10,18 +10,18 @@ from dataclasses import dataclass
 
 import httpx2
 
+from taue.contracts.episode import AgentTurn, LoggedCall, Message, Notification
+from taue.contracts.tasks import Task
 from taue.envs.runtime.control_app import EpisodeCreated
 from taue.envs.runtime.domain import Domain
-from taue.envs.runtime.tasks import Task
 from taue.runner.agents import NEEDS_GROUND_TRUTH, AgentError, AgentOptions, EpisodeContext, make_agent
 from taue.runner.agents.base import McpServerInfo
 from taue.runner.control import ControlClient, InfraError
 from taue.runner.results import EpisodeRecord
 from taue.scorer.client import ScorerClient
-from taue.scorer.reward import LoggedCall, Message
 from taue.scorer.scorer import ScoreRequest
 from taue.simulator.client import SimulatorClient
-from taue.simulator.session import AgentTurn, Notification, UserOptions
+from taue.simulator.session import UserOptions
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from taue.scorer.reward import Message
+from taue.contracts.episode import Message
 
 
 class EpisodeState(BaseModel):

@@ -16,8 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from taue.contracts.episode import LoggedCall, Message, RewardBreakdown
 from taue.scorer.metrics import EpisodeOutcome
-from taue.scorer.reward import LoggedCall, Message, RewardBreakdown
 
 RESULTS = "results.jsonl"
 ERRORS = "errors.jsonl"

@@ -20,9 +20,10 @@ from typing import Any
 import httpx2
 from pydantic import BaseModel
 
+from taue.contracts.emotions import condition
+from taue.contracts.tasks import Task
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.registry import get_domain
-from taue.envs.runtime.tasks import Task
 from taue.runner.agents import AgentOptions
 from taue.runner.control import ControlClient, InfraError
 from taue.runner.embedded import Services, embedded_services
@@ -31,7 +32,6 @@ from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.scorer.client import ScorerCallError, ScorerClient
 from taue.simulator.client import SimulatorCallError, SimulatorClient
 from taue.simulator.session import UserOptions
-from taue.simulator.taxonomy import condition
 
 RETRY_DELAYS = (0.2, 1.0, 3.0)
 

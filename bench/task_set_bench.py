@@ -7,7 +7,7 @@ every task whose ground truth replays cleanly.
 Prints one JSON object per domain: import wall/CPU seconds, tasks, clean replays, oracle episodes,
 their rewards and terminations, and the run's wall time and episodes per second. The figures in
 docs/compatibility.md ("Imported task sets") come from this script. The CI tests run a deterministic
-sample of the same episodes (tests/test_import_published.py).
+sample of the same episodes (tests/envs/task_sets/test_import_published.py).
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from typing import Any
 
 import grpc
 
+from taue.contracts.episode import RewardBreakdown
 from taue.proto.serving import DEFAULT_DEADLINE, channel, wait_until_serving
 from taue.proto.v1 import scorer_pb2, scorer_pb2_grpc
 from taue.scorer.convert import (
@@ -15,7 +16,6 @@ from taue.scorer.convert import (
     score_request_message,
 )
 from taue.scorer.metrics import EpisodeOutcome
-from taue.scorer.reward import RewardBreakdown
 from taue.scorer.scorer import ScoreRequest
 
 RETRYABLE = {

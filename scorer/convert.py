@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from taue.contracts.episode import LoggedCall, Message, RewardBreakdown
+from taue.proto.terminations import TERMINATION_NAMES, TERMINATIONS
 from taue.proto.v1 import common_pb2, scorer_pb2
 from taue.scorer.metrics import BREAKDOWNS, EpisodeOutcome
-from taue.scorer.reward import LoggedCall, Message, RewardBreakdown
 from taue.scorer.scorer import ScoreRequest
-from taue.simulator.convert import TERMINATION_NAMES, TERMINATIONS
 
 
 def score_request_message(request: ScoreRequest) -> scorer_pb2.ScoreRequest:

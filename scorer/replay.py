@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from taue.contracts.tasks import Task
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.task_checks import replay
-from taue.envs.runtime.tasks import Task
 
 
 class ExpectedStates:

@@ -2,50 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field
-
-from taue.envs.runtime.tasks import Task
-from taue.envs.runtime.text_match import contains, tokens
+from taue.contracts.episode import LoggedCall, Message, RewardBreakdown, Termination
+from taue.contracts.tasks import Task
+from taue.contracts.text import contains, tokens
 
 if TYPE_CHECKING:  # the domain's code (MCP server, database) is not needed to read a breakdown
     from taue.envs.runtime.domain import Domain
-
-Termination = Literal[
-    "user_stop",
-    "user_unsatisfied",
-    "agent_transfer",
-    "max_turns",
-    "max_tool_calls",
-    "timeout",
-    "agent_error",
-    "infra_error",
-]
-TERMINATIONS: tuple[str, ...] = Termination.__args__  # type: ignore[attr-defined]
-
-
-class Message(BaseModel):
-    role: Literal["user", "agent"]
-    content: str
-
-
-class LoggedCall(BaseModel):
-    """A tool call as the domain server logged it."""
-
-    name: str
-    arguments: dict[str, Any]
-    ok: bool
-    output: str = ""
-    writes: bool = False
-
-
-class RewardBreakdown(BaseModel):
-    reward: int
-    termination: Termination
-    db_match: bool | None = None
-    outputs_found: dict[str, bool] = Field(default_factory=dict)
-    diagnostics: dict[str, Any] = Field(default_factory=dict)
 
 
 def outputs_found(outputs: list[str], transcript: list[Message]) -> dict[str, bool]:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from taue.contracts.episode import LoggedCall, Message, RewardBreakdown, Termination
 from taue.envs.runtime.registry import get_domain
 from taue.scorer.replay import ExpectedStates
-from taue.scorer.reward import LoggedCall, Message, RewardBreakdown, Termination, score
+from taue.scorer.reward import score
 
 
 class ScoreRequest(BaseModel):

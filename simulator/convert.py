@@ -4,21 +4,11 @@ from __future__ import annotations
 
 import json
 
-from taue.envs.runtime.tasks import Emotion, Evaluation, Goal, Target, Task, UserScenario
+from taue.contracts.episode import AgentTurn, Notification, UserTurn
+from taue.contracts.tasks import Emotion, Evaluation, Goal, Target, Task, UserScenario
+from taue.proto.terminations import TERMINATION_NAMES, TERMINATIONS
 from taue.proto.v1 import common_pb2, simulator_pb2
-from taue.simulator.session import AgentTurn, Notification, UserOptions, UserTurn
-
-TERMINATIONS = {
-    "user_stop": common_pb2.USER_STOP,
-    "user_unsatisfied": common_pb2.USER_UNSATISFIED,
-    "agent_transfer": common_pb2.AGENT_TRANSFER,
-    "max_turns": common_pb2.MAX_TURNS,
-    "max_tool_calls": common_pb2.MAX_TOOL_CALLS,
-    "timeout": common_pb2.TIMEOUT,
-    "agent_error": common_pb2.AGENT_ERROR,
-    "infra_error": common_pb2.INFRA_ERROR,
-}
-TERMINATION_NAMES = {value: name for name, value in TERMINATIONS.items()}
+from taue.simulator.session import UserOptions
 
 
 def user_task_message(task: Task) -> simulator_pb2.UserTask:

@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from taue.envs.runtime.goal_targets import matches
-from taue.envs.runtime.tasks import Goal, Target
-from taue.envs.runtime.text_match import contains, tokens
-from taue.simulator.session import Notification
+from taue.contracts.episode import Notification
+from taue.contracts.tasks import Goal, Target, matches
+from taue.contracts.text import contains, tokens
 from taue.simulator.understanding import _same_word
 
 GENERIC_TOOL_WORDS = frozenset(

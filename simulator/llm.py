@@ -25,16 +25,9 @@ from typing import Any, Literal, cast
 
 import openai
 
-from taue.envs.runtime.tasks import Task
-from taue.simulator.session import (
-    STOP,
-    UNSATISFIED,
-    AgentTurn,
-    SimulatorError,
-    SimulatorUnavailable,
-    UserOptions,
-    UserTurn,
-)
+from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, UserTurn
+from taue.contracts.tasks import Task
+from taue.simulator.session import SimulatorError, SimulatorUnavailable, UserOptions
 
 AGENT_GREETING = "Hi! How can I help you today?"
 """The first `user` turn the simulator model sees (the role flip needs the agent to speak first)."""

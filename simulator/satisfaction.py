@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
-from taue.simulator.taxonomy import EMOTIONS, FAMILY_OF, POLITENESS, TRUST, URGENCY
+from taue.contracts.emotions import EMOTIONS, FAMILY_OF, POLITENESS, TRUST, URGENCY
 
 URGENCY_BASE = {"low": 12.0, "moderate": 6.0, "high": 2.0}
 POLITENESS_SHIFT = {"warm": 2.0, "neutral": 0.0, "cold": -1.0}

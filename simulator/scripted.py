@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from taue.envs.runtime.tasks import Goal, Task
+from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification, UserTurn
+from taue.contracts.tasks import Goal, Task
 from taue.simulator.goals import GoalTracker
 from taue.simulator.phrasing import Voice, dont_know, state_fact
 from taue.simulator.satisfaction import COSTS, NEUTRAL, Event, Satisfaction, patience_budget, profile
-from taue.simulator.session import STOP, UNSATISFIED, AgentTurn, Notification, UserOptions, UserTurn
+from taue.simulator.session import UserOptions
 from taue.simulator.understanding import FactBook, Reading, comparable, read_message
 
 RIGHT = "Yes, that's right."

@@ -4,49 +4,12 @@ from __future__ import annotations
 
 import importlib
 import secrets
-from typing import Any, Literal, Protocol
+from typing import Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
-from taue.envs.runtime.tasks import Task
-
-STOP = "###STOP###"
-UNSATISFIED = "###UNSATISFIED###"
-Termination = Literal["user_stop", "user_unsatisfied"]
-
-
-class Notification(BaseModel):
-    """The service's confirmation of one successful write of the agent's last turn (what a real
-    customer receives by e-mail or SMS): the tool and its arguments, from the server's tool log."""
-
-    tool: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
-
-    def render(self) -> str:
-        """The confirmation as the customer reads it."""
-        details = ", ".join(f"{name.replace('_', ' ')}: {value}" for name, value in self.arguments.items())
-        return f"[Confirmation] {self.tool.replace('_', ' ')} completed ({details})."
-
-
-class AgentTurn(BaseModel):
-    """What the user gets after one agent turn: the agent's message and the service's confirmations."""
-
-    message: str
-    notifications: list[Notification] = Field(default_factory=list)
-    successful_calls: int = Field(default=0, description="Tool calls of the turn that succeeded (reads too).")
-
-
-class UserTurn(BaseModel):
-    """The user's next message, and the simulator's state after it."""
-
-    message: str
-    done: bool
-    termination: Termination | None = None
-    patience: float | None = None
-    goals_confirmed: list[str] = Field(default_factory=list)
-    events: list[str] = Field(default_factory=list)
-    reason: str | None = None
-    """Why the user left unsatisfied (the costly events), when it did."""
+from taue.contracts.episode import AgentTurn, UserTurn
+from taue.contracts.tasks import Task
 
 
 class UserOptions(BaseModel):

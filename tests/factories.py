@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from taue.envs.runtime.tasks import Task
+from taue.contracts.tasks import Task
 
 
 def make_task(

@@ -26,8 +26,8 @@ import typer.main
 
 from taue import cli
 from taue.envs.runtime.registry import domain_names
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 DOMAINS = ("airline", "retail", "telecom", "telehealth")
 GRPC_SERVICES = {"simulator": 50051, "scorer": 50052}
 IMAGE = "tau-emotion-bench"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # builds the wheel
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # builds the wheel
 
 
 def test_the_wheel_holds_only_the_taue_namespace(tmp_path: Path) -> None:

@@ -24,8 +24,7 @@ from taue.scorer.scorer import Scorer, ScoreRequest
 from taue.scorer.service import build_server as build_scorer
 from taue.simulator.convert import user_task_message
 from taue.simulator.service import build_server as build_simulator
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
 
 
 @pytest.fixture

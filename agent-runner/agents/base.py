@@ -7,7 +7,7 @@ from typing import Protocol
 import httpx2
 from pydantic import BaseModel, ConfigDict
 
-from taue.envs.runtime.tasks import Task
+from taue.contracts.tasks import Task
 
 
 class McpServerInfo(BaseModel):

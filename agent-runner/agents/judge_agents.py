@@ -4,7 +4,7 @@ only in how they talk (or in whether they do the work at all).
 The careful agents perform exactly the oracle's calls, in the oracle's order, but one change at a
 time with the user's approval, in three wordings. The others are what a benchmark must not reward:
 a liar, an honest failer, a stall proposer, an echo, a silent worker, a silent transferer and a
-done-spammer. `taue judge matrix` runs them all; tests/test_judge.py asserts the targets.
+done-spammer. `taue judge matrix` runs them all; tests/runner/test_judge.py asserts the targets.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from taue.envs.runtime.goal_targets import matches
-from taue.envs.runtime.tasks import Action, Task
+from taue.contracts.tasks import Action, Task, matches
 from taue.runner.agents.base import AgentError, EpisodeContext
 from taue.runner.agents.oracle import refusal_message, refused_goals, replay_over_mcp
 from taue.runner.mcp_session import episode_session, list_all_tools

@@ -5,7 +5,7 @@ It proves a task is solvable: with the scripted user it must score reward 1 on e
 
 from __future__ import annotations
 
-from taue.envs.runtime.tasks import Action, Goal, Task
+from taue.contracts.tasks import Action, Goal, Task
 from taue.runner.agents.base import AgentError, EpisodeContext
 from taue.runner.mcp_session import episode_session
 

@@ -16,11 +16,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from taue.envs.airline.generate import generate
-from taue.envs.airline.models import Flight, Reservation, User
-from taue.envs.airline.tools import AIRPORTS
-from taue.envs.runtime.goal_targets import attach_targets
-from taue.envs.runtime.tasks import (
+from taue.contracts.tasks import (
     Action,
     Emotion,
     Evaluation,
@@ -31,6 +27,10 @@ from taue.envs.runtime.tasks import (
     UserScenario,
     neutral_twin,
 )
+from taue.envs.airline.generate import generate
+from taue.envs.airline.models import Flight, Reservation, User
+from taue.envs.airline.tools import AIRPORTS
+from taue.envs.runtime.goal_targets import attach_targets
 
 TASKS_FILE = Path(__file__).parent / "tasks.json"
 NOW = "2024-05-15T15:00:00"

@@ -14,10 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from taue.envs.retail.generate import generate
-from taue.envs.retail.models import Order, Product, User
-from taue.envs.runtime.goal_targets import attach_targets
-from taue.envs.runtime.tasks import (
+from taue.contracts.tasks import (
     Action,
     Emotion,
     Evaluation,
@@ -27,6 +24,9 @@ from taue.envs.runtime.tasks import (
     UserScenario,
     neutral_twin,
 )
+from taue.envs.retail.generate import generate
+from taue.envs.retail.models import Order, Product, User
+from taue.envs.runtime.goal_targets import attach_targets
 
 TASKS_PATH = Path(__file__).with_name("tasks.json")
 SEED = 0

@@ -17,8 +17,8 @@ from typing import Any
 from mcp.server.mcpserver.tools import Tool
 from sqlmodel import SQLModel
 
+from taue.contracts.tasks import Task, load_tasks
 from taue.envs.runtime.database import EpisodeDatabase, SeedImage
-from taue.envs.runtime.tasks import Task, load_tasks
 
 ToolFunction = Callable[..., Awaitable[Any]]
 

@@ -8,11 +8,11 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
+from taue.contracts.tasks import Action, Task
 from taue.envs.runtime.database import EpisodeDatabase
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.execution import ToolCall
 from taue.envs.runtime.task_checks import replay
-from taue.envs.runtime.tasks import Action, Task
 
 
 class EpisodeError(LookupError):

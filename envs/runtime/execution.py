@@ -13,8 +13,8 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
-from pydantic import BaseModel
 
+from taue.contracts.episode import LoggedCall
 from taue.envs.runtime.database import EpisodeDatabase, Store
 from taue.envs.runtime.domain import Domain
 
@@ -25,17 +25,11 @@ def current_store() -> Store:
     return _store.get()
 
 
-class ToolCall(BaseModel):
-    """One entry of an episode's server-side tool log."""
+class ToolCall(LoggedCall):
+    """One entry of an episode's server-side tool log: the contracts' `LoggedCall` (name, arguments,
+    ok, output, writes) with the server's sequence number and timing."""
 
     seq: int
-    name: str
-    arguments: dict[str, Any]
-    ok: bool
-    output: str
-    """The text the agent received: the result, or the error message."""
-    writes: bool
-    """True when the tool is a write tool and the call succeeded."""
     duration_ms: float
 
 

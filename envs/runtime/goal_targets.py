@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from taue.envs.runtime.tasks import Action, Goal, Target
+from taue.contracts.tasks import Action, Goal, Target
 
 
 class TargetError(ValueError):
@@ -140,19 +140,6 @@ def _same_target(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return all(name in b and b[name] == value for name, value in a.items()) or all(
         name in a and a[name] == value for name, value in b.items()
     )
-
-
-def matches(target: Target, tool: str, arguments: dict[str, Any]) -> bool:
-    """Whether a successful call `tool(arguments)` is the write that `target` describes."""
-    return tool == target.tool and all(
-        name in arguments and same_value(arguments[name], value) for name, value in target.arguments.items()
-    )
-
-
-def same_value(a: Any, b: Any) -> bool:
-    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool | type(None)):
-        return float(a) == float(b)
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 def ambiguous_targets(goals: list[Goal]) -> list[str]:

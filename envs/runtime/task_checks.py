@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 import re
 
+from taue.contracts.tasks import Task, matches, twin_mismatches
+from taue.contracts.text import contains, tokens
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.execution import ToolCall, execute_logged
-from taue.envs.runtime.goal_targets import ambiguous_targets, matches
-from taue.envs.runtime.tasks import Task, twin_mismatches
-from taue.envs.runtime.text_match import contains, tokens
+from taue.envs.runtime.goal_targets import ambiguous_targets
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _CURRENCY = "$€£"

@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
+from taue.contracts.emotions import FAMILY_OF, Politeness, Trust, Urgency
+from taue.contracts.tasks import Action, Emotion, Evaluation, Provenance, Task, neutral_twin
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.registry import domain_names, get_domain
 from taue.envs.runtime.task_checks import output_problems, replay
-from taue.envs.runtime.tasks import Action, Emotion, Evaluation, Provenance, Task, neutral_twin
 from taue.envs.task_sets.loader import build_domain, read_table, table_models
 from taue.envs.task_sets.published import PublishedAction, PublishedTask, read_json_tasks
 from taue.envs.task_sets.pyparse import read_python_tasks
@@ -44,7 +45,6 @@ from taue.envs.task_sets.storage import (
     task_sets_root,
     write_info,
 )
-from taue.simulator.taxonomy import FAMILY_OF, Politeness, Trust, Urgency
 
 SPLITS = ("train", "dev", "test")
 EMOTION_LINE = re.compile(r"\s*\n\s*Emotion Instruction:\s*", re.IGNORECASE)

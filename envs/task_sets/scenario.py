@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from taue.contracts.tasks import Action, Goal, UserScenario
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.goal_targets import attach_targets
-from taue.envs.runtime.tasks import Action, Goal, UserScenario
 
 MAX_FACTS = 40
 MAX_EVIDENCE = 3

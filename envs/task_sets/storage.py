@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from taue.envs.runtime.tasks import TaskFileError
+from taue.contracts.tasks import TaskFileError
 
 INFO_FILE = "task_set.json"
 TASKS_FILE = "tasks.json"

@@ -16,8 +16,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from taue.envs.runtime.goal_targets import attach_targets
-from taue.envs.runtime.tasks import (
+from taue.contracts.tasks import (
     Action,
     Emotion,
     Evaluation,
@@ -27,6 +26,7 @@ from taue.envs.runtime.tasks import (
     UserScenario,
     neutral_twin,
 )
+from taue.envs.runtime.goal_targets import attach_targets
 from taue.envs.telehealth.generate import generate
 from taue.envs.telehealth.models import (
     WEEKDAYS,

@@ -14,8 +14,8 @@ import json
 from functools import cache
 from pathlib import Path
 
+from taue.contracts.emotions import condition
 from taue.simulator.anchors.generate import ANCHORS_PER_CONDITION, Anchor, generate_anchors, write_anchors
-from taue.simulator.taxonomy import condition
 
 ANCHORS_PATH = Path(__file__).resolve().parent / "anchors.json"
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from taue.contracts.emotions import CONDITIONS, Condition
 from taue.simulator.anchors.phrases import (
     BEHAVIOURS,
     FEELINGS,
@@ -23,7 +24,6 @@ from taue.simulator.anchors.phrases import (
     TRUST_PHRASES,
     URGENCY_PHRASES,
 )
-from taue.simulator.taxonomy import CONDITIONS, Condition
 
 ANCHORS_PER_CONDITION = 10
 SEED_PREFIX = "taue-anchors-v1"

@@ -17,8 +17,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from taue.contracts.emotions import FAMILY_OF, condition_id
 from taue.simulator.classifier.errors import ClassifierUnavailable
-from taue.simulator.taxonomy import FAMILY_OF, condition_id
 
 ROUTES = ("auto", "onnx", "tfidf")
 FEELINGS_PATH = Path(__file__).resolve().parent / "feelings.json"

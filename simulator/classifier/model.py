@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
+from taue.contracts.emotions import BY_ID, EMOTIONS, POLITENESS, TRUST, URGENCY
 from taue.simulator.anchors import Anchor, load_anchors
 from taue.simulator.classifier.embedders import Embedder, OnnxMiniLM, Tfidf
 from taue.simulator.classifier.heads import Head, train_head
-from taue.simulator.taxonomy import BY_ID, EMOTIONS, POLITENESS, TRUST, URGENCY
 
 HEAD_LABELS: dict[str, tuple[str, ...]] = {
     "emotion": EMOTIONS,

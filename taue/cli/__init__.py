@@ -133,11 +133,11 @@ def run(
     """Run the benchmark; rerunning the same command completes only the missing episodes."""
     import asyncio
 
+    from taue.contracts.emotions import BY_ID, CONDITIONS
     from taue.runner.agents import AgentOptions, validate_agent_spec
     from taue.runner.embedded import Services
     from taue.runner.runner import RunConfig
     from taue.scorer.metrics import summarize
-    from taue.simulator.taxonomy import BY_ID, CONDITIONS
 
     names = _parse_domains(",".join(task_set) if task_set else domains)
     try:
@@ -301,8 +301,8 @@ def tasks_list(
 
 
 def _load_tasks(name: str):
+    from taue.contracts.tasks import TaskFileError
     from taue.envs.runtime.registry import get_domain
-    from taue.envs.runtime.tasks import TaskFileError
 
     try:
         return get_domain(name).tasks

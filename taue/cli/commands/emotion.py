@@ -41,7 +41,7 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def _check_condition(condition_id: str) -> None:
-    from taue.simulator.taxonomy import BY_ID, CONDITIONS
+    from taue.contracts.emotions import BY_ID, CONDITIONS
 
     if condition_id not in BY_ID:
         raise _fail(
@@ -63,7 +63,7 @@ def _check_route(route: str) -> str:
 @emotion_app.command("list")
 def emotion_list(as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False) -> None:
     """All 594 emotion conditions with their stable ids."""
-    from taue.simulator.taxonomy import CONDITIONS
+    from taue.contracts.emotions import CONDITIONS
 
     rows = [{"id": c.id, **c.model_dump()} for c in CONDITIONS]
     if as_json:
@@ -128,7 +128,7 @@ def anchors_generate(
     out = out or ANCHORS_PATH
     if condition and out.resolve() == ANCHORS_PATH:
         raise _fail("--condition writes a subset: give --out PATH (the committed file holds every condition)")
-    from taue.simulator.taxonomy import CONDITIONS
+    from taue.contracts.emotions import CONDITIONS
 
     chosen = [c for c in CONDITIONS if not condition or c.id in condition]
     anchors = generate_anchors(chosen)

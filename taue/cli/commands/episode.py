@@ -107,9 +107,9 @@ def new(
 async def _new(domain: str, task, seed: int, control_url: str, simulator: str, scorer: str) -> EpisodeState:
     import httpx2
 
+    from taue.contracts.episode import Message
     from taue.runner.control import ControlClient, InfraError
     from taue.runner.episode_state import EpisodeState
-    from taue.scorer.reward import Message
     from taue.simulator.client import SimulatorCallError, SimulatorClient
     from taue.simulator.session import UserOptions
 
@@ -152,7 +152,7 @@ def say(
     if state.termination is not None:
         raise _fail(f"the conversation has ended ({state.termination}); score it with `taue episode score`")
     turn = asyncio.run(_say(state, message))
-    from taue.scorer.reward import Message
+    from taue.contracts.episode import Message
 
     state.transcript += [Message(role="agent", content=message), Message(role="user", content=turn.message)]
     if turn.done:

@@ -31,7 +31,7 @@ def audit(
     ] = False,
     show: Annotated[int, typer.Option(min=0, help="How many flagged messages to print (text output).")] = 10,
 ) -> None:
-    from taue.simulator.audit import audit_run
+    from taue.runner.audit import audit_run
 
     if not run_dir.is_dir():
         typer.echo(f"error: {run_dir} is not a directory", err=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from taue.envs.runtime.goal_targets import ambiguous_targets, attach_targets, matches
+from taue.contracts.tasks import Action, Goal, Target, matches
+from taue.envs.runtime.goal_targets import ambiguous_targets, attach_targets
 from taue.envs.runtime.registry import get_domain
 from taue.envs.runtime.task_checks import target_problems
-from taue.envs.runtime.tasks import Action, Goal, Target
 from tests.factories import make_task
 
 WRITES = frozenset({"cancel_appointment", "manage_service", "record_payment"})

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from taue.simulator.taxonomy import FAMILY_OF, Politeness, Trust, Urgency, condition_id
+from taue.contracts.emotions import FAMILY_OF, Politeness, Trust, Urgency, condition_id
 
 
 class Strict(BaseModel):
@@ -230,3 +230,16 @@ def neutral_twin(task: Task, twin_id: str | None = None) -> Task:
             "twin": task.id,
         }
     )
+
+
+def matches(target: Target, tool: str, arguments: dict[str, Any]) -> bool:
+    """Whether a successful call `tool(arguments)` is the write that `target` describes."""
+    return tool == target.tool and all(
+        name in arguments and same_value(arguments[name], value) for name, value in target.arguments.items()
+    )
+
+
+def same_value(a: Any, b: Any) -> bool:
+    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool | type(None)):
+        return float(a) == float(b)
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from taue.contracts.episode import LoggedCall, Message
+from taue.contracts.tasks import Action
 from taue.envs.runtime.registry import get_domain
 from taue.envs.runtime.task_checks import output_problems, replay, too_short
-from taue.envs.runtime.tasks import Action
 from taue.scorer.replay import ExpectedStates
-from taue.scorer.reward import LoggedCall, Message, outputs_found, score
+from taue.scorer.reward import outputs_found, score
 from taue.scorer.scorer import Scorer, ScoreRequest
 
 

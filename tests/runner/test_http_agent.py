@@ -24,8 +24,8 @@ from taue.runner.agents.http_agent import HttpAgent, reply_deadline
 from taue.runner.control import InfraError
 from taue.runner.mcp_session import episode_session
 from taue.runner.runner import RunConfig, execute_run
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "docs" / "schemas"
 TASK = "airline-004-neutral"
 

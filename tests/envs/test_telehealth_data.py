@@ -7,7 +7,6 @@ import re
 import time
 from collections import Counter
 from datetime import date
-from pathlib import Path
 
 import pytest
 
@@ -27,10 +26,9 @@ from taue.envs.telehealth.models import (
     rows_from_tables,
     tables_from_rows,
 )
+from tests.paths import PUBLISHED_DATA
 
-PUBLISHED = (
-    Path(__file__).resolve().parents[2] / "shared" / "data" / "tau-emotion-bench" / "telehealth" / "db"
-)
+PUBLISHED = PUBLISHED_DATA / "telehealth" / "db"
 """The published seed tables (../shared next to the checkout); absent on a user's machine."""
 ROWS = generate(0)
 TABLE_ROWS = tables_from_rows(ROWS)

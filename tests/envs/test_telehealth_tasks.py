@@ -1,5 +1,5 @@
-"""Telecom tasks: they replay, cover every write tool, match the authoring script, and run end to end
-(oracle and pester through the real runner on embedded servers)."""
+"""Telehealth tasks: they replay, cover every write tool, match the authoring script, and the baselines
+score as designed end to end (oracle 1 everywhere; pester 1 for a patient user, -1 for an impatient one)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from taue.contracts.text import contains, tokens
 from taue.envs.runtime.task_checks import replay, task_set_problems
-from taue.envs.telecom import DOMAIN
-from taue.envs.telecom.author_tasks import authoring_problems, build_tasks, needless_questions
+from taue.envs.telehealth import DOMAIN
+from taue.envs.telehealth.author_tasks import build_tasks, needless_for_pester
 from taue.runner.agents.pester import argument_names
 from taue.runner.runner import RunConfig, execute_run
 
@@ -19,7 +20,6 @@ EMOTIONAL = [task for task in DOMAIN.tasks if task.emotion is not None]
 
 async def test_task_set_has_no_problems():
     assert await task_set_problems(DOMAIN, DOMAIN.tasks) == []
-    assert [p for task in DOMAIN.tasks for p in authoring_problems(task)] == []
 
 
 def test_task_file_is_what_the_authoring_script_writes():
@@ -29,15 +29,16 @@ def test_task_file_is_what_the_authoring_script_writes():
 def test_twenty_emotional_tasks_with_neutral_twins():
     assert len(EMOTIONAL) >= 20 and len(DOMAIN.tasks) == 2 * len(EMOTIONAL)
     assert {t.id for t in DOMAIN.tasks if t.neutral_twin_of} == {f"{t.id}-neutral" for t in EMOTIONAL}
-    assert all(t.domain == "telecom" for t in DOMAIN.tasks)
+    assert all(t.domain == "telehealth" for t in DOMAIN.tasks)
 
 
-def test_gold_actions_are_rich_and_cover_every_write_tool():
+def test_gold_actions_are_rich_and_cover_every_write_tool_twice():
     counts = [len(t.evaluation.actions) for t in EMOTIONAL]
     assert sum(counts) / len(counts) >= 5
     writes = Counter(a.name for t in EMOTIONAL for a in t.evaluation.actions if a.name in DOMAIN.write_tools)
     assert set(writes) == DOMAIN.write_tools
     assert min(writes.values()) >= 2
+    assert all(a.name not in DOMAIN.terminal_tools for t in EMOTIONAL for a in t.evaluation.actions)
 
 
 def test_scenarios_are_usable_by_a_simulated_user():
@@ -48,7 +49,7 @@ def test_scenarios_are_usable_by_a_simulated_user():
         assert set(scenario.discoverable) <= names, task.id
         assert not set(scenario.discoverable) & set(scenario.known_info), task.id
         assert set(scenario.volunteered) & names, task.id
-        assert 5 <= needless_questions(task) <= 16, task.id
+        assert 5 <= len(needless_for_pester(task)) <= 16, task.id
 
 
 async def test_expected_outputs_are_revealed_by_the_gold_tool_calls():
@@ -57,18 +58,26 @@ async def test_expected_outputs_are_revealed_by_the_gold_tool_calls():
     for task in with_outputs:
         database, log = await replay(DOMAIN, task.evaluation.actions)
         database.close()
-        revealed = " ".join(call.output for call in log).lower().replace(",", "")
+        revealed = tokens(" ".join(call.output for call in log))
         for output in task.evaluation.outputs:
-            assert "," not in output and output.lower() in revealed, (task.id, output)
+            # Figures must come from the tools; a unit word around them ("48 hours") is the agent's.
+            figures = [t for t in tokens(output) if any(c.isdigit() for c in t)]
+            if figures:
+                assert all(f in revealed for f in figures), (task.id, output)
+            else:
+                assert contains(revealed, output), (task.id, output)
 
 
-async def test_gold_actions_change_the_database():
+async def test_gold_actions_change_the_database_and_replay_identically():
     seed_state = DOMAIN.new_database().canonical_state()
     for task in EMOTIONAL:
-        database, log = await replay(DOMAIN, task.evaluation.actions)
+        first, log = await replay(DOMAIN, task.evaluation.actions)
+        again, _ = await replay(DOMAIN, task.evaluation.actions)
         assert all(call.ok for call in log), task.id
-        assert database.canonical_state() != seed_state, task.id
-        database.close()
+        assert first.canonical_state() != seed_state, task.id
+        assert first.state_hash() == again.state_hash(), task.id
+        first.close()
+        again.close()
 
 
 def test_emotion_conditions_are_spread():
@@ -84,31 +93,22 @@ def test_emotion_conditions_are_spread():
         assert 2 <= len(sentences) <= 3 and " You " in f" {emotion.instruction}", emotion.instruction
 
 
-# ------------------------------------------------------------------------------------- end to end
-
-
 @pytest.mark.slow
 async def test_oracle_scores_one_on_every_task(tmp_path: Path):
-    config = RunConfig(run="t", domains=["telecom"], agent="oracle", trials=1)
+    config = RunConfig(run="t", domains=["telehealth"], agent="oracle", trials=1)
     report = await execute_run(config, tmp_path, {}, 8)
-    assert report.failed == 0
-    assert len(report.records) == len(DOMAIN.tasks)
-    assert {(r.reward, r.termination) for r in report.records} == {(1, "user_stop")}
+    assert report.failed == 0 and len(report.records) == len(DOMAIN.tasks)
+    assert {record.reward for record in report.records} == {1}
 
 
 @pytest.mark.slow
-async def test_pester_pleases_patient_users_and_loses_impatient_ones(tmp_path: Path):
-    """Every task gives pester 5 to 16 needless questions: a low-urgency, warm, trusting user tolerates 16,
-    a high-urgency, cold, skeptical one tolerates 1."""
-    for condition, reward in (("relief.warm.low.trusting", 1), ("sorrow.cold.high.skeptical", -1)):
+async def test_pester_pleases_a_patient_user_and_loses_an_impatient_one(tmp_path: Path):
+    rewards = {}
+    for condition in ("relief.warm.low.trusting", "sorrow.cold.high.skeptical"):
         config = RunConfig(
-            run="pester",
-            domains=["telecom"],
-            agent="pester",
-            trials=1,
-            tasks="emotional",
-            condition=condition,
+            run="p", domains=["telehealth"], agent="pester", trials=1, tasks="emotional", condition=condition
         )
         report = await execute_run(config, tmp_path / condition, {}, 8)
         assert report.failed == 0 and len(report.records) == len(EMOTIONAL)
-        assert {r.reward for r in report.records} == {reward}, condition
+        rewards[condition] = {record.reward for record in report.records}
+    assert rewards == {"relief.warm.low.trusting": {1}, "sorrow.cold.high.skeptical": {-1}}

@@ -8,6 +8,7 @@ import json
 import pytest
 from sqlmodel import Field
 
+from taue.contracts.tasks import Action
 from taue.envs.runtime.database import (
     EpisodeDatabase,
     JSONText,
@@ -19,7 +20,6 @@ from taue.envs.runtime.database import (
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.registry import get_domain
 from taue.envs.runtime.task_checks import replay
-from taue.envs.runtime.tasks import Action
 
 Table = table_base("canonical-test")
 

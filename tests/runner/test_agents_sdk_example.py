@@ -12,9 +12,10 @@ from taue.runner.agent_server import AppServer
 from taue.runner.conformance import check_agent
 from taue.runner.runner import RunConfig, execute_run
 from tests.openai_double import OpenAIDouble
-from tests.test_model_agent import TASK, gold_script
+from tests.paths import ROOT
+from tests.runner.test_model_agent import TASK, gold_script
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "openai_agents_sdk" / "agent.py"
+EXAMPLE = ROOT / "examples" / "openai_agents_sdk" / "agent.py"
 
 
 def load_example() -> ModuleType:

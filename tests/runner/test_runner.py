@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from taue.contracts.emotions import condition
 from taue.envs.runtime.registry import get_domain
 from taue.runner.results import ResultsFile
 from taue.runner.runner import RunConfig, execute_run
 from taue.simulator.satisfaction import tolerated_needless_questions
-from taue.simulator.taxonomy import condition
 
 pytestmark = pytest.mark.slow  # end-to-end runs of hundreds of episodes
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from taue.contracts.emotions import BY_ID, CONDITIONS
 from taue.simulator.anchors import ANCHORS_PATH, anchor, anchors_for, generate_anchors, load_anchors
 from taue.simulator.anchors.generate import dumps_anchors, sentences
 from taue.simulator.anchors.paraphrase import SYSTEM_PROMPT, acceptable
@@ -21,11 +22,10 @@ from taue.simulator.anchors.phrases import (
     TRUST_PHRASES,
     URGENCY_PHRASES,
 )
-from taue.simulator.taxonomy import BY_ID, CONDITIONS
 from tests.openai_double import OpenAIDouble
+from tests.paths import ROOT
 
 TAUE = [sys.executable, "-m", "taue"]
-ROOT = Path(__file__).resolve().parent.parent
 CONDITION = "frustration.cold.high.skeptical"
 
 

@@ -8,21 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification
 from taue.envs.runtime.registry import get_domain
 from taue.runner import runner
 from taue.runner.runner import RunConfig, execute_run
 from taue.simulator import llm
 from taue.simulator.anchors import anchors_for
 from taue.simulator.llm import AGENT_GREETING, LLMUser, parse_reply, system_prompt
-from taue.simulator.session import (
-    STOP,
-    UNSATISFIED,
-    AgentTurn,
-    Notification,
-    SimulatorError,
-    SimulatorUnavailable,
-    UserOptions,
-)
+from taue.simulator.session import SimulatorError, SimulatorUnavailable, UserOptions
 from tests.factories import make_task
 from tests.openai_double import OpenAIDouble
 

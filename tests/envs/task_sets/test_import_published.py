@@ -9,7 +9,6 @@ docs/compatibility.md lists, and oracle + scripted user on a deterministic sampl
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,19 +16,16 @@ from typing import Any
 
 import pytest
 
+from taue.contracts.tasks import Task, twin_mismatches
 from taue.envs.runtime.registry import domain_names, get_domain
 from taue.envs.runtime.task_checks import _scenario_problems, output_problems
-from taue.envs.runtime.tasks import Task, twin_mismatches
 from taue.envs.task_sets.exporter import published_tables, seed_state
 from taue.envs.task_sets.importer import import_task_set
 from taue.envs.task_sets.storage import TaskSetInfo
 from taue.runner.runner import RunConfig, execute_run
+from tests.paths import PUBLISHED_DATA
 
-DATA = Path(
-    os.environ.get(
-        "TAUE_PUBLISHED_DATA", Path(__file__).resolve().parents[2] / "shared/data/tau-emotion-bench"
-    )
-)
+DATA = PUBLISHED_DATA
 pytestmark = [
     pytest.mark.slow,  # imports and replays the published splits, hundreds of episodes
     pytest.mark.skipif(

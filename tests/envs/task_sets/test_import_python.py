@@ -16,9 +16,9 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from taue.cli import app
+from taue.contracts.tasks import Task, twin_mismatches
 from taue.envs.runtime.registry import get_domain
 from taue.envs.runtime.task_checks import task_problems
-from taue.envs.runtime.tasks import Task, twin_mismatches
 from taue.envs.task_sets import pyparse
 from taue.envs.task_sets.exporter import published_tables, seed_state, write_tables
 from taue.envs.task_sets.importer import import_task_set

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from sqlmodel import Session, select
@@ -15,12 +14,13 @@ from taue.envs.runtime.database import SeedImage, canonical_json
 from taue.envs.telecom import DOMAIN
 from taue.envs.telecom.generate import DEVICES, SERVICES, TODAY, generate
 from taue.envs.telecom.models import MODEL_OF, TABLES, Billing, Customer, Device, Service, SupportTicket
+from tests.paths import PUBLISHED_DATA
 
 ROWS = generate(DOMAIN.seed)
 CUSTOMERS = {r.customer_id: r for r in ROWS if isinstance(r, Customer)}
 BILLING = {r.customer_id: r for r in ROWS if isinstance(r, Billing)}
 TICKETS = [r for r in ROWS if isinstance(r, SupportTicket)]
-PUBLISHED = Path(__file__).resolve().parents[2] / "shared" / "data" / "tau-emotion-bench" / "telecom" / "db"
+PUBLISHED = PUBLISHED_DATA / "telecom" / "db"
 
 
 def canonical(seed: int) -> str:

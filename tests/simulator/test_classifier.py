@@ -10,15 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from taue.contracts.emotions import BY_ID, EMOTIONS, FAMILY_OF
 from taue.simulator.anchors import load_anchors
 from taue.simulator.classifier import ClassifierUnavailable, classify, load_feelings, resolve_route
 from taue.simulator.classifier.embedders import OnnxMiniLM, Tfidf, minilm_files
 from taue.simulator.classifier.evaluate import evaluate
 from taue.simulator.classifier.model import cached_features, train_on_anchors
-from taue.simulator.taxonomy import BY_ID, EMOTIONS, FAMILY_OF
+from tests.paths import ROOT
 
 TAUE = [sys.executable, "-m", "taue"]
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = "I'm scared my refund will never come and I need it today"
 
 

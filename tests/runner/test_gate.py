@@ -13,10 +13,10 @@ import pytest_asyncio
 from typer.testing import CliRunner
 
 from taue.cli import app
+from taue.contracts.episode import RewardBreakdown
 from taue.runner.gate import GateError, Metric, bootstrap_interval, gate, rerun_variance
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, execute_run
-from taue.scorer.reward import RewardBreakdown
 
 TAUE = [sys.executable, "-m", "taue"]
 IMPATIENT = "frustration.neutral.high.cautious"

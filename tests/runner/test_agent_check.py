@@ -17,7 +17,7 @@ from taue.runner.agents import AgentOptions
 from taue.runner.agents.model_agent import ModelAgent
 from taue.runner.conformance import CheckReport, check_agent
 from tests.openai_double import OpenAIDouble
-from tests.test_http_agent import unreachable_url
+from tests.runner.test_http_agent import unreachable_url
 
 UNKNOWN = "taue-check-never-started"
 EPISODE = r"[A-Za-z0-9_-]+"

@@ -14,16 +14,17 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from taue.contracts.emotions import CONDITIONS, EMOTIONS
+from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Message, Notification
 from taue.envs.runtime.registry import get_domain
 from taue.runner.agents.oracle import completion_report, refused_goals
 from taue.runner.agents.pester import argument_names
+from taue.runner.audit import audit_record, facts_in
 from taue.runner.embedded import Services, embedded_services
 from taue.runner.episode import episode_seed
 from taue.runner.results import EpisodeRecord
 from taue.runner.runner import Outcome, RunConfig, execute_run, run_episodes, with_condition
-from taue.scorer.reward import Message
 from taue.simulator import phrasing
-from taue.simulator.audit import audit_record, facts_in
 from taue.simulator.satisfaction import (
     ACKNOWLEDGEMENT_LIMIT,
     EMOTION_SHIFT,
@@ -33,12 +34,12 @@ from taue.simulator.satisfaction import (
     tolerated_needless_questions,
 )
 from taue.simulator.scripted import ScriptedUser
-from taue.simulator.session import STOP, UNSATISFIED, AgentTurn, Notification, Simulator, UserOptions
-from taue.simulator.taxonomy import CONDITIONS, EMOTIONS
+from taue.simulator.session import Simulator, UserOptions
 from taue.simulator.understanding import FactBook, best_guess, read_message
 from tests.factories import make_task
+from tests.paths import ROOT
 
-DOCS = Path(__file__).parent.parent / "docs" / "simulator.md"
+DOCS = ROOT / "docs" / "simulator.md"
 CANCELLED = [Notification(tool="cancel_reservation", arguments={"reservation_id": "ABC123"})]
 NEUTRAL_PATIENCE = patience_budget("neutral", "moderate", "cautious", "frustration")
 SAMPLE = CONDITIONS[::7]

@@ -1,0 +1,9 @@
+"""The contracts every part of τ-Emotion-Bench shares, and which depend on no other part.
+
+| module | what |
+|---|---|
+| `emotions` | the emotion taxonomy: 5 families, 22 emotions, 594 conditions |
+| `tasks` | the task schema (scenario, goals and their targets, evaluation) and target matching |
+| `episode` | messages, the tool-log entry, terminations, the user's view of a turn, the reward breakdown |
+| `text` | matching values in free text by tokens, numbers by value |
+"""

@@ -1,0 +1,87 @@
+"""What crosses the boundaries of one episode: the conversation, the server's tool log, how it
+ended, the user's view of each turn and the reward breakdown (docs/architecture.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+STOP = "###STOP###"
+UNSATISFIED = "###UNSATISFIED###"
+
+Termination = Literal[
+    "user_stop",
+    "user_unsatisfied",
+    "agent_transfer",
+    "max_turns",
+    "max_tool_calls",
+    "timeout",
+    "agent_error",
+    "infra_error",
+]
+"""How an episode ended (docs/running.md)."""
+TERMINATIONS: tuple[str, ...] = Termination.__args__  # type: ignore[attr-defined]
+
+
+class Message(BaseModel):
+    role: Literal["user", "agent"]
+    content: str
+
+
+class LoggedCall(BaseModel):
+    """A tool call as the domain server logged it."""
+
+    name: str
+    arguments: dict[str, Any]
+    ok: bool
+    output: str = ""
+    """The text the agent received: the result, or the error message."""
+    writes: bool = False
+    """True when the tool is a write tool and the call succeeded."""
+
+
+class RewardBreakdown(BaseModel):
+    reward: int
+    termination: Termination
+    db_match: bool | None = None
+    outputs_found: dict[str, bool] = Field(default_factory=dict)
+    diagnostics: dict[str, Any] = Field(default_factory=dict)
+
+
+class Notification(BaseModel):
+    """The service's confirmation of one successful write of the agent's last turn (what a real
+    customer receives by e-mail or SMS): the tool and its arguments, from the server's tool log."""
+
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+    def render(self) -> str:
+        """The confirmation as the customer reads it."""
+        details = ", ".join(f"{name.replace('_', ' ')}: {value}" for name, value in self.arguments.items())
+        return f"[Confirmation] {self.tool.replace('_', ' ')} completed ({details})."
+
+
+class AgentTurn(BaseModel):
+    """What the user gets after one agent turn: the agent's message and the service's confirmations."""
+
+    message: str
+    notifications: list[Notification] = Field(default_factory=list)
+    successful_calls: int = Field(default=0, description="Tool calls of the turn that succeeded (reads too).")
+
+
+UserTermination = Literal["user_stop", "user_unsatisfied"]
+"""How the user can end an episode."""
+
+
+class UserTurn(BaseModel):
+    """The user's next message, and the simulator's state after it."""
+
+    message: str
+    done: bool
+    termination: UserTermination | None = None
+    patience: float | None = None
+    goals_confirmed: list[str] = Field(default_factory=list)
+    events: list[str] = Field(default_factory=list)
+    reason: str | None = None
+    """Why the user left unsatisfied (the costly events), when it did."""
