@@ -50,9 +50,6 @@ class ControlClient:
     async def state(self, episode_id: str) -> dict[str, Any]:
         return (await self._request("GET", f"/episodes/{episode_id}/state")).json()
 
-    async def status(self, episode_id: str) -> dict[str, Any]:
-        return (await self._request("GET", f"/episodes/{episode_id}")).json()
-
     async def tool_log(self, episode_id: str) -> list[LoggedCall]:
         calls = (await self._request("GET", f"/episodes/{episode_id}/tool-log")).json()["calls"]
         return [LoggedCall.model_validate(call) for call in calls]

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import hashlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import httpx2
 
@@ -44,6 +44,13 @@ class Harness:
     scorer: ScorerClient
     limits: Limits
     transport: httpx2.AsyncBaseTransport | None = None
+    policies: dict[str, str] = field(default_factory=dict)
+    """Each domain's policy as its server serves it (fetched once per run)."""
+
+    async def policy(self, domain: str) -> str:
+        if domain not in self.policies:
+            self.policies[domain] = await self.controls[domain].policy()
+        return self.policies[domain]
 
 
 def episode_seed(run_seed: int, task_id: str, trial: int) -> int:
@@ -60,7 +67,8 @@ async def run_episode(harness: Harness, domain: Domain, task: Task, trial: int, 
     session_id = None
     try:
         session_id, first_message = await harness.simulator.start(task, seed, harness.user)
-        conversation = Conversation(harness, domain, task, session_id, created)
+        policy = await harness.policy(domain.name)
+        conversation = Conversation(harness, domain, task, session_id, created, policy)
         await conversation.run(first_message)
         user_usage = await harness.simulator.end(session_id)
         session_id = None
@@ -114,7 +122,13 @@ class Conversation:
     """The user–agent loop of one episode, with the run's limits."""
 
     def __init__(
-        self, harness: Harness, domain: Domain, task: Task, session_id: str, episode: EpisodeCreated
+        self,
+        harness: Harness,
+        domain: Domain,
+        task: Task,
+        session_id: str,
+        episode: EpisodeCreated,
+        policy: str,
     ) -> None:
         self.harness, self.domain, self.task = harness, domain, task
         self.session_id, self.episode_id = session_id, episode.episode_id
@@ -123,7 +137,7 @@ class Conversation:
             episode_id=episode.episode_id,
             domain=domain.name,
             mcp_servers=[McpServerInfo(name=domain.name, url=episode.mcp_url, headers=auth)],
-            policy=domain.policy,
+            policy=policy,
             task=task if harness.agent in NEEDS_GROUND_TRUTH else None,
             transport=harness.transport,
         )

@@ -214,12 +214,11 @@ async def _score(state: EpisodeState, termination: str):
     async with httpx2.AsyncClient(timeout=30) as http:
         control = ControlClient(state.control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
         try:
-            status = await control.status(state.episode_id)
             final_hash = await control.state_hash(state.episode_id)
-            tool_log = await control.tool_log(state.episode_id)
+            tool_log, ended = await control.tool_log_since(state.episode_id, 0)
         except (InfraError, ValueError) as exc:
             raise _fail(str(exc)) from None
-    if status["ended"] and termination == "max_turns":
+    if ended and termination == "max_turns":
         termination = "agent_transfer"
     client = ScorerClient(state.scorer)
     try:
