@@ -6,13 +6,9 @@ from collections import Counter
 
 from taue.envs.retail import DOMAIN
 from taue.envs.retail.author_tasks import build_tasks
-from taue.envs.runtime.task_checks import replay, task_set_problems
+from taue.envs.runtime.task_checks import replay
 
 EMOTIONAL = [task for task in DOMAIN.tasks if task.emotion is not None]
-
-
-async def test_task_set_has_no_problems():
-    assert await task_set_problems(DOMAIN, DOMAIN.tasks) == []
 
 
 def test_task_file_is_what_the_authoring_script_writes():

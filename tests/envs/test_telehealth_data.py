@@ -54,13 +54,6 @@ def stored_tables(rows) -> dict:
         database.close()
 
 
-def test_same_seed_same_state_other_seed_other_state():
-    first = canonical(0)
-    assert first == canonical(0)
-    assert first == DOMAIN.new_database().canonical_state()
-    assert canonical(1) != first
-
-
 def test_sizes_follow_the_published_tables():
     sizes = {name: len(value) for name, value in TABLE_ROWS.items()}
     assert sizes == {
