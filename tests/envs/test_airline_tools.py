@@ -10,7 +10,7 @@ import pytest
 from taue.envs.airline import DOMAIN
 from taue.envs.airline.generate import generate
 from taue.envs.airline.models import Flight, Reservation, User
-from taue.envs.runtime.execution import ToolCall, execute_logged
+from tests.envs.tool_harness import ToolHarness
 
 WRITE_TOOLS = {
     "book_reservation",
@@ -36,32 +36,15 @@ def seed() -> dict[str, dict[str, Any]]:
     return tables
 
 
+TOOLS = ToolHarness(DOMAIN)
+call, ok, fails = TOOLS.call, TOOLS.ok, TOOLS.fails
+
+
 @pytest.fixture
 def db():
     database = DOMAIN.new_database()
     yield database
     database.close()
-
-
-async def call(db, name: str, **arguments: Any) -> ToolCall:
-    log: list[ToolCall] = []
-    await execute_logged(DOMAIN, db, log, name, arguments, None)
-    return log[-1]
-
-
-async def ok(db, name: str, **arguments: Any) -> str:
-    result = await call(db, name, **arguments)
-    assert result.ok, result.output
-    return result.output
-
-
-async def fails(db, name: str, message: str, **arguments: Any) -> None:
-    """The call fails with `message` and leaves the whole database as it was."""
-    before = db.canonical_state()
-    result = await call(db, name, **arguments)
-    assert not result.ok
-    assert result.output.endswith(f": {message}"), result.output
-    assert db.canonical_state() == before
 
 
 async def reservation(db, reservation_id: str) -> dict[str, Any]:

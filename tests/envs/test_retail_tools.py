@@ -11,7 +11,7 @@ import pytest
 from taue.envs.retail import DOMAIN
 from taue.envs.retail.generate import generate
 from taue.envs.retail.models import Order, Product, User
-from taue.envs.runtime.execution import ToolCall, execute_logged
+from tests.envs.tool_harness import ToolHarness
 
 Record = dict[str, Any]
 ROWS = generate(DOMAIN.seed)
@@ -20,33 +20,15 @@ ORDERS: dict[str, Record] = {r.order_id: r.to_record() for r in ROWS if isinstan
 PRODUCTS: dict[str, Record] = {r.product_id: r.to_record() for r in ROWS if isinstance(r, Product)}
 
 
+TOOLS = ToolHarness(DOMAIN)
+call, ok, fails = TOOLS.call, TOOLS.ok, TOOLS.fails
+
+
 @pytest.fixture
 def db():
     database = DOMAIN.new_database()
     yield database
     database.close()
-
-
-async def call(db, name: str, **arguments: Any) -> ToolCall:
-    log: list[ToolCall] = []
-    await execute_logged(DOMAIN, db, log, name, arguments, None)
-    return log[-1]
-
-
-async def ok(db, name: str, **arguments: Any) -> str:
-    result = await call(db, name, **arguments)
-    assert result.ok, result.output
-    return result.output
-
-
-async def fails(db, message: str, name: str, **arguments: Any) -> None:
-    """The call fails with `message` and leaves the database exactly as it was."""
-    before = db.canonical_state()
-    result = await call(db, name, **arguments)
-    assert not result.ok
-    assert result.output.endswith(message), result.output
-    assert not result.writes
-    assert db.canonical_state() == before
 
 
 def state(db) -> dict[str, dict[str, Record]]:
@@ -165,7 +147,7 @@ def test_tools_match_the_published_interface():
 async def test_find_user_by_email_ignores_case(db):
     user_id, user = sorted(USERS.items())[3]
     assert await ok(db, "find_user_id_by_email", email=user["email"].upper()) == user_id
-    await fails(db, "user not found", "find_user_id_by_email", email="nobody@example.com")
+    await fails(db, "find_user_id_by_email", "user not found", email="nobody@example.com")
 
 
 async def test_find_user_by_name_and_zip(db):
@@ -181,8 +163,8 @@ async def test_find_user_by_name_and_zip(db):
     assert found == user_id
     await fails(
         db,
-        "user not found",
         "find_user_id_by_name_zip",
+        "user not found",
         first_name=name["first_name"],
         last_name=name["last_name"],
         zip="00000",
@@ -210,9 +192,9 @@ async def test_detail_readers_return_the_published_records(db):
     assert list(order["items"][0]) == ["name", "product_id", "item_id", "price", "options"]
     product_id = order["items"][0]["product_id"]
     assert json.loads(await ok(db, "get_product_details", product_id=product_id)) == PRODUCTS[product_id]
-    await fails(db, "user not found", "get_user_details", user_id="nobody_0000")
-    await fails(db, "order not found", "get_order_details", order_id="W0000000")
-    await fails(db, "product not found", "get_product_details", product_id="0")
+    await fails(db, "get_user_details", "user not found", user_id="nobody_0000")
+    await fails(db, "get_order_details", "order not found", order_id="W0000000")
+    await fails(db, "get_product_details", "product not found", product_id="0")
 
 
 async def test_list_all_product_types_is_sorted_by_name(db):
@@ -225,7 +207,7 @@ async def test_list_all_product_types_is_sorted_by_name(db):
 async def test_calculate_think_and_transfer(db):
     assert await ok(db, "calculate", expression="(10 + 5) / 4") == "3.75"
     assert await ok(db, "calculate", expression="2 * 3") == "6.0"
-    await fails(db, "invalid characters in expression", "calculate", expression="2 ** x")
+    await fails(db, "calculate", "invalid characters in expression", expression="2 ** x")
     assert await ok(db, "think", thought="first check the status") == ""
     assert await ok(db, "transfer_to_human_agents", summary="wants a manager") == "Transfer successful"
 
@@ -284,16 +266,16 @@ async def test_cancel_errors_write_nothing(db):
     pending = order_where(is_status("pending"))
     processed = order_where(is_status("processed"))
     await fails(
-        db, "order not found", "cancel_pending_order", order_id="#W0000000", reason="no longer needed"
+        db, "cancel_pending_order", "order not found", order_id="#W0000000", reason="no longer needed"
     )
     await fails(
         db,
-        "non-pending order cannot be cancelled",
         "cancel_pending_order",
+        "non-pending order cannot be cancelled",
         order_id=processed["order_id"],
         reason="no longer needed",
     )
-    await fails(db, "invalid reason", "cancel_pending_order", order_id=pending["order_id"], reason="too slow")
+    await fails(db, "cancel_pending_order", "invalid reason", order_id=pending["order_id"], reason="too slow")
 
 
 async def test_cancel_mirrors_every_history_entry_after_a_payment_change(db):
@@ -332,8 +314,8 @@ async def test_a_failing_refund_rolls_back_the_whole_cancellation(db):
         store.save(row)
     await fails(
         db,
-        "'gift_card_0000000'",
         "cancel_pending_order",
+        "'gift_card_0000000'",
         order_id=order["order_id"],
         reason="no longer needed",
     )
@@ -469,12 +451,12 @@ async def test_modify_items_errors_write_nothing(db):
     foreign = next(iter(other_product["variants"]))
     base = {"order_id": order["order_id"], "payment_method_id": first_method(order)}
     name = "modify_pending_order_items"
-    await fails(db, "order not found", name, **{**base, "order_id": "#W1"}, item_ids=[], new_item_ids=[])
+    await fails(db, name, "order not found", **{**base, "order_id": "#W1"}, item_ids=[], new_item_ids=[])
     delivered = order_where(is_status("delivered"))
     await fails(
         db,
-        "non-pending order cannot be modified",
         name,
+        "non-pending order cannot be modified",
         order_id=delivered["order_id"],
         item_ids=[],
         new_item_ids=[],
@@ -482,40 +464,40 @@ async def test_modify_items_errors_write_nothing(db):
     )
     await fails(
         db,
-        f"{item['item_id']} not found",
         name,
+        f"{item['item_id']} not found",
         **base,
         item_ids=[item["item_id"]] * 2,
         new_item_ids=[good["item_id"]] * 2,
     )
     await fails(
         db,
-        "the number of items to be exchanged should match",
         name,
+        "the number of items to be exchanged should match",
         **base,
         item_ids=[item["item_id"]],
         new_item_ids=[],
     )
     await fails(
         db,
-        f"new item {bad['item_id']} not found or available",
         name,
+        f"new item {bad['item_id']} not found or available",
         **base,
         item_ids=[item["item_id"]],
         new_item_ids=[bad["item_id"]],
     )
     await fails(
         db,
-        f"new item {foreign} not found or available",
         name,
+        f"new item {foreign} not found or available",
         **base,
         item_ids=[item["item_id"]],
         new_item_ids=[foreign],
     )
     await fails(
         db,
-        "payment method not found",
         name,
+        "payment method not found",
         **{**base, "payment_method_id": "paypal_0000000"},
         item_ids=[item["item_id"]],
         new_item_ids=[good["item_id"]],
@@ -540,8 +522,8 @@ async def test_modify_items_refuses_a_gift_card_that_cannot_cover_the_difference
     )
     await fails(
         db,
-        "insufficient gift card balance to pay for the new item",
         "modify_pending_order_items",
+        "insufficient gift card balance to pay for the new item",
         order_id=order["order_id"],
         item_ids=[item["item_id"]],
         new_item_ids=[variant["item_id"]],
@@ -574,8 +556,8 @@ async def test_modify_payment_moves_money_between_gift_cards_and_other_methods(d
     )
     await fails(
         db,
-        "there should be exactly one payment for a pending order",
         "modify_pending_order_payment",
+        "there should be exactly one payment for a pending order",
         order_id=order["order_id"],
         payment_method_id=old,
     )
@@ -614,26 +596,26 @@ async def test_modify_payment_errors_write_nothing(db):
     name = "modify_pending_order_payment"
     processed = order_where(is_status("processed"))
     pending = {"order_id": order["order_id"]}
-    await fails(db, "order not found", name, order_id="#W0", payment_method_id=poor["id"])
+    await fails(db, name, "order not found", order_id="#W0", payment_method_id=poor["id"])
     await fails(
         db,
-        "non-pending order cannot be modified",
         name,
+        "non-pending order cannot be modified",
         order_id=processed["order_id"],
         payment_method_id=first_method(processed),
     )
-    await fails(db, "payment method not found", name, **pending, payment_method_id="paypal_1")
+    await fails(db, name, "payment method not found", **pending, payment_method_id="paypal_1")
     await fails(
         db,
-        "the new payment method should be different from the current one",
         name,
+        "the new payment method should be different from the current one",
         **pending,
         payment_method_id=first_method(order),
     )
     await fails(
         db,
-        "insufficient gift card balance to pay for the order",
         name,
+        "insufficient gift card balance to pay for the order",
         **pending,
         payment_method_id=poor["id"],
     )
@@ -655,8 +637,8 @@ async def test_modify_items_replaces_repeated_items_one_by_one(db):
     new = swap_for(old)
     await fails(
         db,
-        f"{old['item_id']} not found",
         "modify_pending_order_items",
+        f"{old['item_id']} not found",
         order_id=order["order_id"],
         item_ids=[old["item_id"]] * 3,
         new_item_ids=[new["item_id"]] * 3,
@@ -702,12 +684,12 @@ async def test_modify_order_address_replaces_only_that_order(db):
     delivered = order_where(is_status("delivered"))
     await fails(
         db,
-        "non-pending order cannot be modified",
         "modify_pending_order_address",
+        "non-pending order cannot be modified",
         order_id=delivered["order_id"],
         **NEW_ADDRESS,
     )
-    await fails(db, "order not found", "modify_pending_order_address", order_id="#W9", **NEW_ADDRESS)
+    await fails(db, "modify_pending_order_address", "order not found", order_id="#W9", **NEW_ADDRESS)
 
 
 async def test_modify_user_address_leaves_orders_alone(db):
@@ -718,7 +700,7 @@ async def test_modify_user_address_leaves_orders_alone(db):
     assert after["users"][user_id]["address"] == NEW_ADDRESS
     for order_id in user["orders"]:
         assert after["orders"][order_id]["address"] == ORDERS[order_id]["address"]
-    await fails(db, "user not found", "modify_user_address", user_id="ghost_0001", **NEW_ADDRESS)
+    await fails(db, "modify_user_address", "user not found", user_id="ghost_0001", **NEW_ADDRESS)
 
 
 # ------------------------------------------------------------------------------ returns and exchanges
@@ -771,37 +753,37 @@ async def test_exchange_errors_write_nothing(db):
     name = "exchange_delivered_order_items"
     base = {"order_id": order["order_id"], "payment_method_id": first_method(order)}
     pending = order_where(is_status("pending"))
-    await fails(db, "order not found", name, **{**base, "order_id": "#W2"}, item_ids=[], new_item_ids=[])
+    await fails(db, name, "order not found", **{**base, "order_id": "#W2"}, item_ids=[], new_item_ids=[])
     await fails(
         db,
-        "non-delivered order cannot be exchanged",
         name,
+        "non-delivered order cannot be exchanged",
         order_id=pending["order_id"],
         item_ids=[],
         new_item_ids=[],
         payment_method_id=first_method(pending),
     )
-    await fails(db, "9 not found", name, **base, item_ids=["9"], new_item_ids=["9"])
+    await fails(db, name, "9 not found", **base, item_ids=["9"], new_item_ids=["9"])
     await fails(
         db,
-        "the number of items to be exchanged should match",
         name,
+        "the number of items to be exchanged should match",
         **base,
         item_ids=[item["item_id"]],
         new_item_ids=[good["item_id"], good["item_id"]],
     )
     await fails(
         db,
-        f"new item {bad['item_id']} not found or available",
         name,
+        f"new item {bad['item_id']} not found or available",
         **base,
         item_ids=[item["item_id"]],
         new_item_ids=[bad["item_id"]],
     )
     await fails(
         db,
-        "payment method not found",
         name,
+        "payment method not found",
         **{**base, "payment_method_id": "gift_card_1"},
         item_ids=[item["item_id"]],
         new_item_ids=[good["item_id"]],
@@ -821,8 +803,8 @@ async def test_exchange_refuses_a_gift_card_that_cannot_cover_the_difference(db)
     item, variant, card = case(order)
     await fails(
         db,
-        "insufficient gift card balance to pay for the price difference",
         "exchange_delivered_order_items",
+        "insufficient gift card balance to pay for the price difference",
         order_id=order["order_id"],
         item_ids=[item["item_id"]],
         new_item_ids=[variant["item_id"]],
@@ -860,35 +842,35 @@ async def test_return_errors_write_nothing(db):
     item_id = order["items"][0]["item_id"]
     name = "return_delivered_order_items"
     processed = order_where(is_status("processed"))
-    await fails(db, "order not found", name, order_id="#W3", item_ids=[item_id], payment_method_id="x")
+    await fails(db, name, "order not found", order_id="#W3", item_ids=[item_id], payment_method_id="x")
     await fails(
         db,
-        "non-delivered order cannot be returned",
         name,
+        "non-delivered order cannot be returned",
         order_id=processed["order_id"],
         item_ids=[],
         payment_method_id=first_method(processed),
     )
     await fails(
         db,
-        "payment method not found",
         name,
+        "payment method not found",
         order_id=order["order_id"],
         item_ids=[item_id],
         payment_method_id="credit_card_0",
     )
     await fails(
         db,
-        "payment method should be either the original payment method or a gift card",
         name,
+        "payment method should be either the original payment method or a gift card",
         order_id=order["order_id"],
         item_ids=[item_id],
         payment_method_id=methods_of(order, "paypal")[0]["id"],
     )
     await fails(
         db,
-        "some item not found",
         name,
+        "some item not found",
         order_id=order["order_id"],
         item_ids=[item_id, item_id, item_id],
         payment_method_id=first_method(order),

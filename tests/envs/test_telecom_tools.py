@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from taue.envs.runtime.execution import ToolCall, execute_logged
 from taue.envs.telecom import DOMAIN
 from taue.envs.telecom.generate import SERVICES, generate
 from taue.envs.telecom.models import Billing, Customer, SupportTicket
+from tests.envs.tool_harness import ToolHarness
 
 Record = dict[str, Any]
 ROWS = generate(DOMAIN.seed)
@@ -27,32 +27,15 @@ KEYS = {
 }
 
 
+TOOLS = ToolHarness(DOMAIN)
+call, ok, fails = TOOLS.call, TOOLS.ok, TOOLS.fails
+
+
 @pytest.fixture
 def db():
     database = DOMAIN.new_database()
     yield database
     database.close()
-
-
-async def call(db, name: str, **arguments: Any) -> ToolCall:
-    log: list[ToolCall] = []
-    await execute_logged(DOMAIN, db, log, name, arguments, None)
-    return log[-1]
-
-
-async def ok(db, name: str, **arguments: Any) -> str:
-    result = await call(db, name, **arguments)
-    assert result.ok, result.output
-    return result.output
-
-
-async def fails(db, message: str, name: str, **arguments: Any) -> None:
-    """The call fails with exactly `message` (the published text without `Error: `) and changes nothing."""
-    before = db.canonical_state()
-    result = await call(db, name, **arguments)
-    assert not result.ok and not result.writes
-    assert result.output == f"Error executing tool {name}: {message}", result.output
-    assert db.canonical_state() == before
 
 
 def state(db) -> dict[str, dict[str, Record]]:
@@ -151,8 +134,8 @@ async def test_find_customer_by_email_ignores_case(db):
     assert await ok(db, "find_customer_by_email", email=email.upper()) == customer_id
     await fails(
         db,
-        "No customer found with email address: nobody@example.com",
         "find_customer_by_email",
+        "No customer found with email address: nobody@example.com",
         email="nobody@example.com",
     )
 
@@ -169,8 +152,8 @@ async def test_find_customer_by_phone_compares_digits_only(db):
     assert await ok(db, "find_customer_by_phone", phone=digits) == customer_id
     await fails(
         db,
-        "No customer found with phone number: (555) 000-0000",
         "find_customer_by_phone",
+        "No customer found with phone number: (555) 000-0000",
         phone="(555) 000-0000",
     )
 
@@ -203,23 +186,23 @@ async def test_detail_readers_return_the_published_records(db):
     assert device == {"category": "tv", "manufacturer": "Vistara", "model": "VQ50-Q"}
     catalogue = json.loads(await ok(db, "get_services"))
     assert list(catalogue) == sorted(SERVICES) and catalogue["mobile_senior"]["price"] == 40.0
-    await fails(db, "Customer not found: nobody_0000", "get_customer_details", customer_id="nobody_0000")
+    await fails(db, "get_customer_details", "Customer not found: nobody_0000", customer_id="nobody_0000")
     await fails(
         db,
-        "No billing information found for customer: nobody_0000",
         "get_billing_details",
+        "No billing information found for customer: nobody_0000",
         customer_id="nobody_0000",
     )
-    await fails(db, "Support ticket not found: TICKET1", "get_support_ticket_details", ticket_id="TICKET1")
-    await fails(db, "Service not found: tv_gold", "get_service_details", service_id="tv_gold")
-    await fails(db, "Device not found: Pixel 1", "get_device_details", device_name="Pixel 1")
+    await fails(db, "get_support_ticket_details", "Support ticket not found: TICKET1", ticket_id="TICKET1")
+    await fails(db, "get_service_details", "Service not found: tv_gold", service_id="tv_gold")
+    await fails(db, "get_device_details", "Device not found: Pixel 1", device_name="Pixel 1")
 
 
 async def test_senior_discount_takes_five_dollars_off(db):
     assert await ok(db, "get_senior_discount", original_price="95.00") == "90.00"
     assert await ok(db, "get_senior_discount", original_price=75) == "70.00"
     assert await ok(db, "get_senior_discount", original_price="3") == "0.00"
-    await fails(db, "original_price must be a number", "get_senior_discount", original_price="cheap")
+    await fails(db, "get_senior_discount", "original_price must be a number", original_price="cheap")
 
 
 async def test_troubleshooting_depends_on_the_device_category(db):
@@ -244,12 +227,12 @@ async def test_troubleshooting_depends_on_the_device_category(db):
     )
     assert "input" in await ok(db, "troubleshoot_device", device_name="4K Streaming Box", issue="no_service")
     # A TV with any issue but no_service fails in the original (it refers to a missing issue member).
-    await fails(db, "NO_SIGNAL", "troubleshoot_device", device_name='65" OLED TV', issue="slow_speeds")
+    await fails(db, "troubleshoot_device", "NO_SIGNAL", device_name='65" OLED TV', issue="slow_speeds")
     # The issue is checked before the device.
     await fails(
-        db, "'flickering' is not a valid Issue", "troubleshoot_device", device_name="Nope", issue="flickering"
+        db, "troubleshoot_device", "'flickering' is not a valid Issue", device_name="Nope", issue="flickering"
     )
-    await fails(db, "Device not found: Nope", "troubleshoot_device", device_name="Nope", issue="no_service")
+    await fails(db, "troubleshoot_device", "Device not found: Nope", device_name="Nope", issue="no_service")
 
 
 async def test_calculate_and_think(db):
@@ -338,47 +321,47 @@ async def test_manage_service_errors_write_nothing(db):
     customer_id, customer = sorted(CUSTOMERS.items())[1]
     owned, missing = customer["services"][0], next(s for s in SERVICES if s not in customer["services"])
     await fails(
-        db, "Customer not found: ghost_0000", "manage_service", customer_id="ghost_0000", action="list"
+        db, "manage_service", "Customer not found: ghost_0000", customer_id="ghost_0000", action="list"
     )
     await fails(
-        db, "Service ID is required for action: add", "manage_service", customer_id=customer_id, action="add"
+        db, "manage_service", "Service ID is required for action: add", customer_id=customer_id, action="add"
     )
     await fails(
         db,
-        "Service ID is required for action: upgrade",
         "manage_service",
+        "Service ID is required for action: upgrade",
         customer_id=customer_id,
         action="upgrade",
         service_id="",
     )
     await fails(
         db,
-        "Invalid action: suspend. Valid actions are: add, remove, list",
         "manage_service",
+        "Invalid action: suspend. Valid actions are: add, remove, list",
         customer_id=customer_id,
         action="suspend",
         service_id=owned,
     )
     await fails(
         db,
-        "Service not found: tv_gold",
         "manage_service",
+        "Service not found: tv_gold",
         customer_id=customer_id,
         action="add",
         service_id="tv_gold",
     )
     await fails(
         db,
-        f"Customer {customer_id} already has service: {owned}",
         "manage_service",
+        f"Customer {customer_id} already has service: {owned}",
         customer_id=customer_id,
         action="add",
         service_id=owned,
     )
     await fails(
         db,
-        f"Customer {customer_id} does not have service: {missing}",
         "manage_service",
+        f"Customer {customer_id} does not have service: {missing}",
         customer_id=customer_id,
         action="remove",
         service_id=missing,
@@ -393,8 +376,8 @@ async def test_a_bad_device_id_rolls_back_the_devices_moved_before_it(db):
     moved = [{**d, "service": missing} if d["device_id"] == "1" else d for d in customer["devices"]]
     await fails(
         db,
-        f"Device not found: 99 in devices {moved!r}",
         "manage_service",
+        f"Device not found: 99 in devices {moved!r}",
         customer_id=customer_id,
         action="add",
         service_id=missing,
@@ -434,8 +417,8 @@ async def test_removing_a_service_without_a_charge_fails_and_rolls_back(db):
     write_directly(db, drop_charge)
     await fails(
         db,
-        f"'{service_id}'",
         "manage_service",
+        f"'{service_id}'",
         customer_id=customer_id,
         action="remove",
         service_id=service_id,
@@ -457,10 +440,10 @@ async def test_add_device_takes_the_next_id_without_a_service(db):
         "service": None,
     }
     await fails(
-        db, "Invalid device name: Walkman", "add_device", customer_id=customer_id, device_name="Walkman"
+        db, "add_device", "Invalid device name: Walkman", customer_id=customer_id, device_name="Walkman"
     )
     await fails(
-        db, "Customer not found: ghost_0000", "add_device", customer_id="ghost_0000", device_name="Pixel 9"
+        db, "add_device", "Customer not found: ghost_0000", customer_id="ghost_0000", device_name="Pixel 9"
     )
 
 
@@ -526,20 +509,20 @@ async def test_create_ticket_errors_write_nothing(db):
     customer_id = sorted(CUSTOMERS)[12]
     categories = "mobile, internet, tv, billing, account, device, security, phone"
     await fails(
-        db, "Customer not found: ghost_0000", "create_support_ticket", customer_id="ghost_0000", category="tv"
+        db, "create_support_ticket", "Customer not found: ghost_0000", customer_id="ghost_0000", category="tv"
     )
     await fails(
         db,
-        f"Invalid category: roaming. Valid categories: {categories}",
         "create_support_ticket",
+        f"Invalid category: roaming. Valid categories: {categories}",
         customer_id=customer_id,
         category="roaming",
         priority="asap",
     )
     await fails(
         db,
-        "Invalid priority: asap. Valid priorities: low, medium, high, urgent",
         "create_support_ticket",
+        "Invalid priority: asap. Valid priorities: low, medium, high, urgent",
         customer_id=customer_id,
         category="tv",
         priority="asap",
@@ -558,8 +541,8 @@ async def test_modify_ticket_writes_any_status_and_priority(db):
     assert ticket["customer_id"] == TICKETS[ticket_id]["customer_id"]
     await fails(
         db,
-        "Support ticket not found: TICKET241",
         "modify_support_ticket",
+        "Support ticket not found: TICKET241",
         ticket_id="TICKET241",
         status="open",
         priority="low",
@@ -604,8 +587,8 @@ async def test_manage_billing_writes_the_billing_record_not_the_preferences(db):
 async def test_manage_billing_errors_write_nothing(db):
     await fails(
         db,
-        "Customer not found: ghost_0000",
         "manage_billing",
+        "Customer not found: ghost_0000",
         customer_id="ghost_0000",
         paperless=True,
         auto_pay=True,
@@ -619,8 +602,8 @@ async def test_manage_billing_errors_write_nothing(db):
     write_directly(db, drop_bill)
     await fails(
         db,
-        f"'{customer_id}'",
         "manage_billing",
+        f"'{customer_id}'",
         customer_id=customer_id,
         paperless=True,
         auto_pay=True,
@@ -680,8 +663,8 @@ async def test_record_payment_errors_write_nothing(db):
     customer_id = sorted(CUSTOMERS)[15]
     await fails(
         db,
-        "No billing information found for customer: ghost_0000",
         "record_payment",
+        "No billing information found for customer: ghost_0000",
         customer_id="ghost_0000",
         amount="abc",
         method="credit_card",
@@ -690,8 +673,8 @@ async def test_record_payment_errors_write_nothing(db):
     for amount in ("abc", "nan", "inf"):
         await fails(
             db,
-            "amount must be a number",
             "record_payment",
+            "amount must be a number",
             customer_id=customer_id,
             amount=amount,
             method="credit_card",

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from taue.envs.runtime.execution import ToolCall, execute_logged
 from taue.envs.telehealth import DOMAIN
 from taue.envs.telehealth.generate import generate
 from taue.envs.telehealth.models import WEEKDAYS, Appointment, MedicalRecord, Patient, Provider
+from tests.envs.tool_harness import ToolHarness
 
 Record = dict[str, Any]
 ROWS = generate(DOMAIN.seed)
@@ -25,32 +25,15 @@ RECORDS: dict[str, Record] = {r.record_id: r.to_record() for r in ROWS if isinst
 TODAY = DOMAIN.clock[:10]
 
 
+TOOLS = ToolHarness(DOMAIN)
+call, ok, fails = TOOLS.call, TOOLS.ok, TOOLS.fails
+
+
 @pytest.fixture
 def db():
     database = DOMAIN.new_database()
     yield database
     database.close()
-
-
-async def call(db, name: str, **arguments: Any) -> ToolCall:
-    log: list[ToolCall] = []
-    await execute_logged(DOMAIN, db, log, name, arguments, None)
-    return log[-1]
-
-
-async def ok(db, name: str, **arguments: Any) -> str:
-    result = await call(db, name, **arguments)
-    assert result.ok, result.output
-    return result.output
-
-
-async def fails(db, message: str, name: str, **arguments: Any) -> None:
-    """The call fails with exactly `message` (after the SDK's prefix) and leaves the database as it was."""
-    before = db.canonical_state()
-    result = await call(db, name, **arguments)
-    assert not result.ok and not result.writes
-    assert result.output.endswith(": " + message), result.output
-    assert db.canonical_state() == before
 
 
 def state(db) -> dict[str, dict[Any, Record]]:
@@ -587,39 +570,39 @@ async def test_schedule_errors_in_published_order_write_nothing(db):
     }
     await fails(
         db,
-        "Patient with ID ghost not found.",
         "schedule_appointment",
+        "Patient with ID ghost not found.",
         **{**base, "patient_id": "ghost", "provider_id": "ghost"},
     )
     await fails(
-        db, "Provider with ID ghost not found.", "schedule_appointment", **{**base, "provider_id": "ghost"}
+        db, "schedule_appointment", "Provider with ID ghost not found.", **{**base, "provider_id": "ghost"}
     )
     await fails(
         db,
-        "Invalid date format: 12/01/2025. Please use YYYY-MM-DD format.",
         "schedule_appointment",
+        "Invalid date format: 12/01/2025. Please use YYYY-MM-DD format.",
         **{**base, "date": "12/01/2025"},
     )
     closed = off_day(gp)
     await fails(
         db,
-        f"Provider {gp} does not work on {date.fromisoformat(closed).strftime('%A')}.",
         "schedule_appointment",
+        f"Provider {gp} does not work on {date.fromisoformat(closed).strftime('%A')}.",
         **{**base, "date": closed},
     )
     slots = PROVIDERS[gp]["schedule"][weekday(day)]
     await fails(
         db,
+        "schedule_appointment",
         f"Provider {gp} is not available at 03:00 on {date.fromisoformat(day).strftime('%A')}. "
         f"Available times: {', '.join(slots)}",
-        "schedule_appointment",
         **{**base, "time": "03:00"},
     )
     await ok(db, "schedule_appointment", **base)
     await fails(
         db,
-        f"Provider {gp} already has an appointment scheduled at {slot} on {day}.",
         "schedule_appointment",
+        f"Provider {gp} already has an appointment scheduled at {slot} on {day}.",
         **{**base, "patient_id": sorted(PATIENTS)[9]},
     )
 
@@ -635,9 +618,9 @@ async def test_only_active_appointments_block_a_slot(db):
     }
     await fails(
         db,
+        "schedule_appointment",
         f"Provider {taken['provider_id']} already has an appointment scheduled at {taken['time']} on "
         f"{taken['date']}.",
-        "schedule_appointment",
         **base,
     )
     await ok(db, "cancel_appointment", appointment_id=taken["appointment_id"])
@@ -683,32 +666,32 @@ async def test_reschedule_errors_write_nothing(db):
     vid, pid = visit["appointment_id"], visit["provider_id"]
     await fails(
         db,
-        "Appointment with ID APPT999 not found.",
         "reschedule_appointment",
+        "Appointment with ID APPT999 not found.",
         appointment_id="APPT999",
         new_date="2025-12-01",
         new_time="09:00",
     )
     await fails(
         db,
-        f"Cannot reschedule appointment {cancelled} - appointment has been cancelled.",
         "reschedule_appointment",
+        f"Cannot reschedule appointment {cancelled} - appointment has been cancelled.",
         appointment_id=cancelled,
         new_date="x",
         new_time="x",
     )
     await fails(
         db,
-        f"Cannot reschedule appointment {completed} - appointment has already been completed.",
         "reschedule_appointment",
+        f"Cannot reschedule appointment {completed} - appointment has already been completed.",
         appointment_id=completed,
         new_date="x",
         new_time="x",
     )
     await fails(
         db,
-        "Invalid date format: 2025-13-01. Please use YYYY-MM-DD format.",
         "reschedule_appointment",
+        "Invalid date format: 2025-13-01. Please use YYYY-MM-DD format.",
         appointment_id=vid,
         new_date="2025-13-01",
         new_time="09:00",
@@ -716,8 +699,8 @@ async def test_reschedule_errors_write_nothing(db):
     closed = off_day(pid)
     await fails(
         db,
-        f"Provider {pid} does not work on {date.fromisoformat(closed).strftime('%A')}.",
         "reschedule_appointment",
+        f"Provider {pid} does not work on {date.fromisoformat(closed).strftime('%A')}.",
         appointment_id=vid,
         new_date=closed,
         new_time="09:00",
@@ -738,8 +721,8 @@ async def test_reschedule_conflicts_with_another_visit(db):
     )
     await fails(
         db,
-        f"Provider {visit['provider_id']} already has an appointment scheduled at {slot} on {day}.",
         "reschedule_appointment",
+        f"Provider {visit['provider_id']} already has an appointment scheduled at {slot} on {day}.",
         appointment_id=visit["appointment_id"],
         new_date=day,
         new_time=slot,
@@ -756,8 +739,8 @@ async def test_reschedule_without_meeting_link_rolls_back(db):
     day, slot = free_slot(visit["provider_id"], "2026-01-05")
     await fails(
         db,
-        "'meeting_link'",
         "reschedule_appointment",
+        "'meeting_link'",
         appointment_id=visit["appointment_id"],
         new_date=day,
         new_time=slot,
@@ -798,14 +781,14 @@ async def test_cancel_is_deterministic_across_episodes():
 async def test_cancel_errors_write_nothing(db):
     cancelled = appointment_where(lambda a: a["status"] == "cancelled")["appointment_id"]
     completed = appointment_where(lambda a: a["status"] == "completed")["appointment_id"]
-    await fails(db, "Appointment with ID nope not found.", "cancel_appointment", appointment_id="nope")
+    await fails(db, "cancel_appointment", "Appointment with ID nope not found.", appointment_id="nope")
     await fails(
-        db, f"Appointment {cancelled} is already cancelled.", "cancel_appointment", appointment_id=cancelled
+        db, "cancel_appointment", f"Appointment {cancelled} is already cancelled.", appointment_id=cancelled
     )
     await fails(
         db,
-        f"Cannot cancel appointment {completed} - appointment has already been completed.",
         "cancel_appointment",
+        f"Cannot cancel appointment {completed} - appointment has already been completed.",
         appointment_id=completed,
     )
 
@@ -923,24 +906,24 @@ async def test_supplier_switch_errors_write_nothing(db):
     args = {"supplier_company": "X", "brand_name": "Y", "price_usd": 1.0}
     await fails(
         db,
-        "medical record not found",
         "update_prescription_supplier",
+        "medical record not found",
         record_id="REC999",
         medication="A",
         **args,
     )
     await fails(
         db,
-        "medical record has no prescriptions",
         "update_prescription_supplier",
+        "medical record has no prescriptions",
         record_id=without,
         medication="A",
         **args,
     )
     await fails(
         db,
-        f"medication Zzz not found in record {record['record_id']}",
         "update_prescription_supplier",
+        f"medication Zzz not found in record {record['record_id']}",
         record_id=record["record_id"],
         medication="Zzz",
         **args,
@@ -965,8 +948,8 @@ async def test_empty_prescription_list_counts_as_none(db):
         store.save(row)
     await fails(
         db,
-        "medical record has no prescriptions",
         "update_prescription_supplier",
+        "medical record has no prescriptions",
         record_id=record["record_id"],
         medication="A",
         supplier_company="X",
@@ -989,6 +972,6 @@ async def test_note_is_appended_and_notes_created_when_absent(db):
     assert stored[with_notes]["notes"] == [{"note": "first"}, {"note": "second"}]
     assert stored[without]["notes"] == [{"note": "only"}]
     await fails(
-        db, "medical record REC999 not found", "update_medical_record_note", record_id="REC999", note="x"
+        db, "update_medical_record_note", "medical record REC999 not found", record_id="REC999", note="x"
     )
-    await fails(db, "medical record  not found", "update_medical_record_note", record_id="", note="x")
+    await fails(db, "update_medical_record_note", "medical record  not found", record_id="", note="x")
