@@ -20,7 +20,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from taue.contracts.tasks import Task
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.runner.results import EpisodeRecord, ResultsFile
 
 FactKind = Literal["email", "id", "number", "name"]

@@ -18,7 +18,7 @@ import httpx2
 from pydantic import BaseModel, ValidationError
 
 from taue.contracts.tasks import Task
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.server import DomainServer
 from taue.runner.agent_protocol import (
     DELETE_STATUSES,

@@ -9,8 +9,8 @@ from typing import Any
 import httpx2
 
 from taue.contracts.tasks import Task
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.domain import Domain
-from taue.envs.runtime.registry import get_domain
 from taue.envs.task_sets.exporter import seed_state
 from taue.envs.task_sets.loader import require_task_set
 from taue.envs.task_sets.storage import TaskSetError

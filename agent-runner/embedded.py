@@ -12,7 +12,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 
 from pydantic import BaseModel, Field
 
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.server import DomainServer
 
 

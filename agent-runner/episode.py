@@ -19,7 +19,7 @@ from taue.runner.agents.base import McpServerInfo
 from taue.runner.control import ControlClient, InfraError
 from taue.runner.results import EpisodeRecord
 from taue.scorer.client import ScorerClient
-from taue.scorer.scorer import ScoreRequest
+from taue.scorer.scoring import ScoreRequest
 from taue.simulator.client import SimulatorClient
 from taue.simulator.session import UserOptions
 

@@ -22,8 +22,8 @@ from pydantic import BaseModel
 
 from taue.contracts.emotions import condition
 from taue.contracts.tasks import Task
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.domain import Domain
-from taue.envs.runtime.registry import get_domain
 from taue.runner.agents import AgentOptions
 from taue.runner.control import ControlClient, InfraError
 from taue.runner.embedded import Services, embedded_services

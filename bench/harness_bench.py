@@ -22,8 +22,8 @@ from pathlib import Path
 
 import httpx2
 
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.episodes import EpisodeRegistry
-from taue.envs.runtime.registry import get_domain
 from taue.runner.embedded import embedded_domains
 from taue.runner.mcp_session import episode_session
 from taue.runner.runner import RunConfig, execute_run

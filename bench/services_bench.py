@@ -22,7 +22,7 @@ from pathlib import Path
 
 import httpx2
 
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.runner.embedded import Services
 from taue.runner.runner import RunConfig, execute_run
 from taue.simulator.client import SimulatorClient

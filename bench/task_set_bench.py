@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from taue.envs.runtime.registry import domain_names, get_domain
+from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.envs.task_sets.importer import import_task_set
 from taue.runner.runner import RunConfig, execute_run
 

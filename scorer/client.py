@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import grpc
 
 from taue.contracts.episode import RewardBreakdown
 from taue.proto.serving import DEFAULT_DEADLINE, channel, wait_until_serving
-from taue.proto.v1 import scorer_pb2, scorer_pb2_grpc
-from taue.scorer.convert import (
+from taue.proto.v1 import scorer_pb2_grpc
+from taue.scorer.scoring import ScoreRequest
+from taue.scorer.wire import (
     breakdown_from_message,
-    metrics_from_message,
-    outcome_message,
     score_request_message,
 )
-from taue.scorer.metrics import EpisodeOutcome
-from taue.scorer.scorer import ScoreRequest
 
 RETRYABLE = {
     grpc.StatusCode.UNAVAILABLE,
@@ -47,13 +42,6 @@ class ScorerClient:
         except grpc.aio.AioRpcError as exc:
             raise ScorerCallError("Score", exc) from None
         return breakdown_from_message(message)
-
-    async def summarize(self, outcomes: list[EpisodeOutcome]) -> dict[str, Any]:
-        request = scorer_pb2.SummarizeRequest(outcomes=[outcome_message(o) for o in outcomes])
-        try:
-            return metrics_from_message(await self._stub.Summarize(request, timeout=self.deadline))
-        except grpc.aio.AioRpcError as exc:
-            raise ScorerCallError("Summarize", exc) from None
 
     async def close(self) -> None:
         await self._channel.close()

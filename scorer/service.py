@@ -7,14 +7,11 @@ from pydantic import ValidationError
 
 from taue.proto.serving import GrpcServer
 from taue.proto.v1 import scorer_pb2, scorer_pb2_grpc
-from taue.scorer.convert import (
+from taue.scorer.scoring import Scorer
+from taue.scorer.wire import (
     breakdown_message,
-    metrics_message,
-    outcome_from_message,
     score_request_from_message,
 )
-from taue.scorer.metrics import summarize
-from taue.scorer.scorer import Scorer
 
 
 class ScorerService(scorer_pb2_grpc.ScorerServicer):
@@ -30,9 +27,6 @@ class ScorerService(scorer_pb2_grpc.ScorerServicer):
         except (ValueError, ValidationError) as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"invalid score request: {exc}")
         return breakdown_message(breakdown)
-
-    async def Summarize(self, request, context):
-        return metrics_message(summarize(outcome_from_message(o) for o in request.outcomes))
 
 
 def build_server(host: str = "127.0.0.1", port: int = 0) -> GrpcServer:

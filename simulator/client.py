@@ -8,8 +8,8 @@ from taue.contracts.episode import AgentTurn, UserTurn
 from taue.contracts.tasks import Task
 from taue.proto.serving import DEFAULT_DEADLINE, channel, wait_until_serving
 from taue.proto.v1 import simulator_pb2, simulator_pb2_grpc
-from taue.simulator.convert import options_message, respond_request, turn_from_message, user_task_message
 from taue.simulator.session import UserOptions
+from taue.simulator.wire import options_message, respond_request, turn_from_message, user_task_message
 
 RETRYABLE = {
     grpc.StatusCode.UNAVAILABLE,

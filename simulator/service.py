@@ -6,13 +6,13 @@ import grpc
 
 from taue.proto.serving import GrpcServer
 from taue.proto.v1 import common_pb2, simulator_pb2, simulator_pb2_grpc
-from taue.simulator.convert import (
+from taue.simulator.session import Simulator, SimulatorError, SimulatorUnavailable
+from taue.simulator.wire import (
     agent_turn_from_request,
     options_from_message,
     task_from_message,
     turn_message,
 )
-from taue.simulator.session import Simulator, SimulatorError, SimulatorUnavailable
 
 
 class SimulatorService(simulator_pb2_grpc.SimulatorServicer):

@@ -25,7 +25,7 @@ import pytest
 import typer.main
 
 from taue import cli
-from taue.envs.runtime.registry import domain_names
+from taue.envs.runtime.discovery import domain_names
 from tests.paths import ROOT
 
 DOMAINS = ("airline", "retail", "telecom", "telehealth")

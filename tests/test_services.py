@@ -13,17 +13,16 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 import taue.runner.runner as runner_module
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.proto.serving import channel
 from taue.proto.v1 import common_pb2, scorer_pb2, scorer_pb2_grpc, simulator_pb2, simulator_pb2_grpc
 from taue.runner.embedded import Services
 from taue.runner.runner import RunConfig, execute_run
 from taue.scorer.client import ScorerClient
-from taue.scorer.metrics import summarize
-from taue.scorer.scorer import Scorer, ScoreRequest
+from taue.scorer.scoring import Scorer, ScoreRequest
 from taue.scorer.service import build_server as build_scorer
-from taue.simulator.convert import user_task_message
 from taue.simulator.service import build_server as build_simulator
+from taue.simulator.wire import user_task_message
 from tests.paths import ROOT
 
 
@@ -137,8 +136,6 @@ async def test_scorer_service_matches_the_library(scorer_server) -> None:
     remote = await client.score(request)
     local = await Scorer().score(request)
     assert remote == local and remote.reward == 0 and remote.outputs_found
-    outcomes = [o for o in _outcomes()]
-    assert await client.summarize(outcomes) == summarize(outcomes)
     stub = scorer_pb2_grpc.ScorerStub(channel(scorer_server.address))
     with pytest.raises(grpc.aio.AioRpcError) as unknown:
         await stub.Score(
@@ -149,26 +146,6 @@ async def test_scorer_service_matches_the_library(scorer_server) -> None:
         await stub.Score(scorer_pb2.ScoreRequest(domain="retail", task_id=task.id))
     assert unset.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     await client.close()
-
-
-def _outcomes():
-    from taue.scorer.metrics import EpisodeOutcome
-
-    for task, rewards in (("a", [1, 1, 0]), ("b", [-1, 0, 1]), ("a-neutral", [1, 1, 1])):
-        for trial, reward in enumerate(rewards):
-            termination = "user_unsatisfied" if reward == -1 else "user_stop"
-            yield EpisodeOutcome(
-                task_id=task,
-                domain="airline",
-                trial=trial,
-                condition=None if task.endswith("-neutral") else "fear.anxiety.warm.high.cautious",
-                family=None if task.endswith("-neutral") else "fear",
-                politeness=None if task.endswith("-neutral") else "warm",
-                urgency=None if task.endswith("-neutral") else "high",
-                trust=None if task.endswith("-neutral") else "cautious",
-                reward=reward,
-                termination=termination,
-            )
 
 
 def test_committed_stubs_equal_regenerated_ones(tmp_path: Path) -> None:

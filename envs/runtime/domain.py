@@ -1,6 +1,6 @@
 """What a domain is: tables, a seed generator, typed tools, a policy and tasks.
 
-A domain package (`envs/<name>/`) exposes `DOMAIN = Domain(...)`; `envs.runtime.registry` finds it.
+A domain package (`envs/<name>/`) exposes `DOMAIN = Domain(...)`; `envs.runtime.discovery` finds it.
 Tools are plain async functions whose first parameter is the `Store`; their remaining typed,
 documented parameters become the MCP schema the agent reads.
 """

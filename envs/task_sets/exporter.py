@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.domain import Domain
-from taue.envs.runtime.registry import get_domain
 from taue.envs.task_sets.loader import table_models
 from taue.envs.task_sets.storage import TaskSetError, read_info
 

@@ -27,8 +27,8 @@ from typing import get_args
 
 from taue.contracts.emotions import FAMILY_OF, Politeness, Trust, Urgency
 from taue.contracts.tasks import Action, Emotion, Evaluation, Provenance, Task, neutral_twin
+from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.envs.runtime.domain import Domain
-from taue.envs.runtime.registry import domain_names, get_domain
 from taue.envs.runtime.task_checks import output_problems, replay
 from taue.envs.task_sets.loader import build_domain, read_table, table_models
 from taue.envs.task_sets.published import PublishedAction, PublishedTask, read_json_tasks

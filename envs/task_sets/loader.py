@@ -71,7 +71,7 @@ def seed_rows(db_folder: Path, tables: dict[str, type[SQLModel]], seed: int = 0)
 
 
 def build_domain(name: str, folder: Path, info: TaskSetInfo) -> Domain:
-    from taue.envs.runtime.registry import domain_names, get_domain
+    from taue.envs.runtime.discovery import domain_names, get_domain
 
     if info.base_domain not in domain_names():
         raise TaskSetError(

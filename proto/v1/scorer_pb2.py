@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from taue.proto.v1 import common_pb2 as taue_dot_proto_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ataue/proto/v1/scorer.proto\x12\x07taue.v1\x1a\x1ataue/proto/v1/common.proto\"\\\n\x08ToolCall\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x02 \x01(\t\x12\n\n\x02ok\x18\x03 \x01(\x08\x12\x0e\n\x06output\x18\x04 \x01(\t\x12\x0e\n\x06writes\x18\x05 \x01(\x08\"\xbd\x01\n\x0cScoreRequest\x12\x0e\n\x06\x64omain\x18\x01 \x01(\t\x12\x0f\n\x07task_id\x18\x02 \x01(\t\x12\x12\n\nfinal_hash\x18\x03 \x01(\t\x12(\n\ntranscript\x18\x04 \x03(\x0b\x32\x14.taue.v1.ChatMessage\x12#\n\x08tool_log\x18\x05 \x03(\x0b\x32\x11.taue.v1.ToolCall\x12)\n\x0btermination\x18\x06 \x01(\x0e\x32\x14.taue.v1.Termination\"\x82\x02\n\x0fRewardBreakdown\x12\x0e\n\x06reward\x18\x01 \x01(\x05\x12)\n\x0btermination\x18\x02 \x01(\x0e\x32\x14.taue.v1.Termination\x12\x15\n\x08\x64\x62_match\x18\x03 \x01(\x08H\x00\x88\x01\x01\x12\x41\n\routputs_found\x18\x04 \x03(\x0b\x32*.taue.v1.RewardBreakdown.OutputsFoundEntry\x12\x18\n\x10\x64iagnostics_json\x18\x05 \x01(\t\x1a\x33\n\x11OutputsFoundEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x08:\x02\x38\x01\x42\x0b\n\t_db_match\"\xd2\x01\n\x0e\x45pisodeOutcome\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x0e\n\x06\x64omain\x18\x02 \x01(\t\x12\r\n\x05trial\x18\x03 \x01(\x05\x12\x0e\n\x06\x66\x61mily\x18\x04 \x01(\t\x12\x0e\n\x06reward\x18\x05 \x01(\x05\x12)\n\x0btermination\x18\x06 \x01(\x0e\x32\x14.taue.v1.Termination\x12\x11\n\tcondition\x18\x07 \x01(\t\x12\x12\n\npoliteness\x18\x08 \x01(\t\x12\x0f\n\x07urgency\x18\t \x01(\t\x12\r\n\x05trust\x18\n \x01(\t\"=\n\x10SummarizeRequest\x12)\n\x08outcomes\x18\x01 \x03(\x0b\x32\x17.taue.v1.EpisodeOutcome\"\xfb\x08\n\x07Metrics\x12\x10\n\x08\x65pisodes\x18\x01 \x01(\x03\x12\r\n\x05tasks\x18\x02 \x01(\x03\x12\x0e\n\x06trials\x18\x03 \x01(\x03\x12\x12\n\navg_reward\x18\x04 \x01(\x01\x12\x10\n\x08\x61vg_at_k\x18\x05 \x01(\x01\x12\x32\n\npass_hat_k\x18\x06 \x03(\x0b\x32\x1e.taue.v1.Metrics.PassHatKEntry\x12:\n\x0f\x61t_least_k_of_n\x18\x07 \x03(\x0b\x32!.taue.v1.Metrics.AtLeastKOfNEntry\x12\x18\n\x10unsatisfied_rate\x18\x08 \x01(\x01\x12\x38\n\x0cterminations\x18\t \x03(\x0b\x32\".taue.v1.Metrics.TerminationsEntry\x12\x31\n\tby_domain\x18\n \x03(\x0b\x32\x1e.taue.v1.Metrics.ByDomainEntry\x12\x31\n\tby_family\x18\x0b \x03(\x0b\x32\x1e.taue.v1.Metrics.ByFamilyEntry\x12\x10\n\x08headline\x18\x0c \x01(\t\x12!\n\x07neutral\x18\r \x01(\x0b\x32\x10.taue.v1.Metrics\x12,\n\remotion_delta\x18\x0e \x01(\x0b\x32\x15.taue.v1.EmotionDelta\x12\x39\n\rby_politeness\x18\x0f \x03(\x0b\x32\".taue.v1.Metrics.ByPolitenessEntry\x12\x33\n\nby_urgency\x18\x10 \x03(\x0b\x32\x1f.taue.v1.Metrics.ByUrgencyEntry\x12/\n\x08\x62y_trust\x18\x11 \x03(\x0b\x32\x1d.taue.v1.Metrics.ByTrustEntry\x1a/\n\rPassHatKEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\x1a\x32\n\x10\x41tLeastKOfNEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\x1a\x33\n\x11TerminationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a\x41\n\rByDomainEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1f\n\x05value\x18\x02 \x01(\x0b\x32\x10.taue.v1.Metrics:\x02\x38\x01\x1a\x41\n\rByFamilyEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1f\n\x05value\x18\x02 \x01(\x0b\x32\x10.taue.v1.Metrics:\x02\x38\x01\x1a\x45\n\x11\x42yPolitenessEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1f\n\x05value\x18\x02 \x01(\x0b\x32\x10.taue.v1.Metrics:\x02\x38\x01\x1a\x42\n\x0e\x42yUrgencyEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1f\n\x05value\x18\x02 \x01(\x0b\x32\x10.taue.v1.Metrics:\x02\x38\x01\x1a@\n\x0c\x42yTrustEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1f\n\x05value\x18\x02 \x01(\x0b\x32\x10.taue.v1.Metrics:\x02\x38\x01\"M\n\x0c\x45motionDelta\x12\r\n\x05\x64\x65lta\x18\x01 \x01(\x01\x12\x0e\n\x06\x63i_low\x18\x02 \x01(\x01\x12\x0f\n\x07\x63i_high\x18\x03 \x01(\x01\x12\r\n\x05pairs\x18\x04 \x01(\x03\x32|\n\x06Scorer\x12\x38\n\x05Score\x12\x15.taue.v1.ScoreRequest\x1a\x18.taue.v1.RewardBreakdown\x12\x38\n\tSummarize\x12\x19.taue.v1.SummarizeRequest\x1a\x10.taue.v1.Metricsb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ataue/proto/v1/scorer.proto\x12\x07taue.v1\x1a\x1ataue/proto/v1/common.proto\"\\\n\x08ToolCall\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x02 \x01(\t\x12\n\n\x02ok\x18\x03 \x01(\x08\x12\x0e\n\x06output\x18\x04 \x01(\t\x12\x0e\n\x06writes\x18\x05 \x01(\x08\"\xbd\x01\n\x0cScoreRequest\x12\x0e\n\x06\x64omain\x18\x01 \x01(\t\x12\x0f\n\x07task_id\x18\x02 \x01(\t\x12\x12\n\nfinal_hash\x18\x03 \x01(\t\x12(\n\ntranscript\x18\x04 \x03(\x0b\x32\x14.taue.v1.ChatMessage\x12#\n\x08tool_log\x18\x05 \x03(\x0b\x32\x11.taue.v1.ToolCall\x12)\n\x0btermination\x18\x06 \x01(\x0e\x32\x14.taue.v1.Termination\"\x82\x02\n\x0fRewardBreakdown\x12\x0e\n\x06reward\x18\x01 \x01(\x05\x12)\n\x0btermination\x18\x02 \x01(\x0e\x32\x14.taue.v1.Termination\x12\x15\n\x08\x64\x62_match\x18\x03 \x01(\x08H\x00\x88\x01\x01\x12\x41\n\routputs_found\x18\x04 \x03(\x0b\x32*.taue.v1.RewardBreakdown.OutputsFoundEntry\x12\x18\n\x10\x64iagnostics_json\x18\x05 \x01(\t\x1a\x33\n\x11OutputsFoundEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x08:\x02\x38\x01\x42\x0b\n\t_db_match2B\n\x06Scorer\x12\x38\n\x05Score\x12\x15.taue.v1.ScoreRequest\x1a\x18.taue.v1.RewardBreakdownb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,22 +34,6 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_REWARDBREAKDOWN_OUTPUTSFOUNDENTRY']._loaded_options = None
   _globals['_REWARDBREAKDOWN_OUTPUTSFOUNDENTRY']._serialized_options = b'8\001'
-  _globals['_METRICS_PASSHATKENTRY']._loaded_options = None
-  _globals['_METRICS_PASSHATKENTRY']._serialized_options = b'8\001'
-  _globals['_METRICS_ATLEASTKOFNENTRY']._loaded_options = None
-  _globals['_METRICS_ATLEASTKOFNENTRY']._serialized_options = b'8\001'
-  _globals['_METRICS_TERMINATIONSENTRY']._loaded_options = None
-  _globals['_METRICS_TERMINATIONSENTRY']._serialized_options = b'8\001'
-  _globals['_METRICS_BYDOMAINENTRY']._loaded_options = None
-  _globals['_METRICS_BYDOMAINENTRY']._serialized_options = b'8\001'
-  _globals['_METRICS_BYFAMILYENTRY']._loaded_options = None
-  _globals['_METRICS_BYFAMILYENTRY']._serialized_options = b'8\001'
-  _globals['_METRICS_BYPOLITENESSENTRY']._loaded_options = None
-  _globals['_METRICS_BYPOLITENESSENTRY']._serialized_options = b'8\001'
-  _globals['_METRICS_BYURGENCYENTRY']._loaded_options = None
-  _globals['_METRICS_BYURGENCYENTRY']._serialized_options = b'8\001'
-  _globals['_METRICS_BYTRUSTENTRY']._loaded_options = None
-  _globals['_METRICS_BYTRUSTENTRY']._serialized_options = b'8\001'
   _globals['_TOOLCALL']._serialized_start=67
   _globals['_TOOLCALL']._serialized_end=159
   _globals['_SCOREREQUEST']._serialized_start=162
@@ -58,30 +42,6 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REWARDBREAKDOWN']._serialized_end=612
   _globals['_REWARDBREAKDOWN_OUTPUTSFOUNDENTRY']._serialized_start=548
   _globals['_REWARDBREAKDOWN_OUTPUTSFOUNDENTRY']._serialized_end=599
-  _globals['_EPISODEOUTCOME']._serialized_start=615
-  _globals['_EPISODEOUTCOME']._serialized_end=825
-  _globals['_SUMMARIZEREQUEST']._serialized_start=827
-  _globals['_SUMMARIZEREQUEST']._serialized_end=888
-  _globals['_METRICS']._serialized_start=891
-  _globals['_METRICS']._serialized_end=2038
-  _globals['_METRICS_PASSHATKENTRY']._serialized_start=1547
-  _globals['_METRICS_PASSHATKENTRY']._serialized_end=1594
-  _globals['_METRICS_ATLEASTKOFNENTRY']._serialized_start=1596
-  _globals['_METRICS_ATLEASTKOFNENTRY']._serialized_end=1646
-  _globals['_METRICS_TERMINATIONSENTRY']._serialized_start=1648
-  _globals['_METRICS_TERMINATIONSENTRY']._serialized_end=1699
-  _globals['_METRICS_BYDOMAINENTRY']._serialized_start=1701
-  _globals['_METRICS_BYDOMAINENTRY']._serialized_end=1766
-  _globals['_METRICS_BYFAMILYENTRY']._serialized_start=1768
-  _globals['_METRICS_BYFAMILYENTRY']._serialized_end=1833
-  _globals['_METRICS_BYPOLITENESSENTRY']._serialized_start=1835
-  _globals['_METRICS_BYPOLITENESSENTRY']._serialized_end=1904
-  _globals['_METRICS_BYURGENCYENTRY']._serialized_start=1906
-  _globals['_METRICS_BYURGENCYENTRY']._serialized_end=1972
-  _globals['_METRICS_BYTRUSTENTRY']._serialized_start=1974
-  _globals['_METRICS_BYTRUSTENTRY']._serialized_end=2038
-  _globals['_EMOTIONDELTA']._serialized_start=2040
-  _globals['_EMOTIONDELTA']._serialized_end=2117
-  _globals['_SCORER']._serialized_start=2119
-  _globals['_SCORER']._serialized_end=2243
+  _globals['_SCORER']._serialized_start=614
+  _globals['_SCORER']._serialized_end=680
 # @@protoc_insertion_point(module_scope)

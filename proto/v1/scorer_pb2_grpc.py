@@ -39,11 +39,6 @@ class ScorerStub:
                 request_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.ScoreRequest.SerializeToString,
                 response_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.RewardBreakdown.FromString,
                 _registered_method=True)
-        self.Summarize = channel.unary_unary(
-                '/taue.v1.Scorer/Summarize',
-                request_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.SummarizeRequest.SerializeToString,
-                response_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.Metrics.FromString,
-                _registered_method=True)
 
 
 class ScorerServicer:
@@ -56,13 +51,6 @@ class ScorerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def Summarize(self, request, context):
-        """Metrics over a run's episode outcomes.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
 
 def add_ScorerServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -70,11 +58,6 @@ def add_ScorerServicer_to_server(servicer, server):
                     servicer.Score,
                     request_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.ScoreRequest.FromString,
                     response_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.RewardBreakdown.SerializeToString,
-            ),
-            'Summarize': grpc.unary_unary_rpc_method_handler(
-                    servicer.Summarize,
-                    request_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.SummarizeRequest.FromString,
-                    response_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.Metrics.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -104,33 +87,6 @@ class Scorer:
             '/taue.v1.Scorer/Score',
             taue_dot_proto_dot_v1_dot_scorer__pb2.ScoreRequest.SerializeToString,
             taue_dot_proto_dot_v1_dot_scorer__pb2.RewardBreakdown.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def Summarize(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/taue.v1.Scorer/Summarize',
-            taue_dot_proto_dot_v1_dot_scorer__pb2.SummarizeRequest.SerializeToString,
-            taue_dot_proto_dot_v1_dot_scorer__pb2.Metrics.FromString,
             options,
             channel_credentials,
             insecure,

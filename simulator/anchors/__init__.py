@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from taue.contracts.emotions import condition
-from taue.simulator.anchors.generate import ANCHORS_PER_CONDITION, Anchor, generate_anchors, write_anchors
+from taue.simulator.anchors.compose import ANCHORS_PER_CONDITION, Anchor, generate_anchors, write_anchors
 
 ANCHORS_PATH = Path(__file__).resolve().parent / "anchors.json"
 

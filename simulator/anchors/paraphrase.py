@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import openai
 from pydantic import BaseModel
 
-from taue.simulator.anchors.generate import Anchor, sentences
+from taue.simulator.anchors.compose import Anchor, sentences
 
 SYSTEM_PROMPT = (
     "You rewrite instructions for a simulated customer in a customer-service benchmark. Rewrite the "

@@ -39,7 +39,7 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _parse_domains(value: str) -> list[str]:
-    from taue.envs.runtime.registry import domain_names
+    from taue.envs.runtime.discovery import domain_names
     from taue.envs.task_sets.loader import is_task_set
 
     names = [name.strip() for name in value.split(",") if name.strip()]
@@ -272,7 +272,7 @@ def tasks_list(
     """Each task's id, domain, emotion condition (null for a neutral twin), twin and gold action count."""
     from rich.table import Table
 
-    from taue.envs.runtime.registry import domain_names
+    from taue.envs.runtime.discovery import domain_names
 
     domain = task_set or domain
     names = _parse_domains(domain) if domain else list(domain_names())
@@ -302,7 +302,7 @@ def tasks_list(
 
 def _load_tasks(name: str):
     from taue.contracts.tasks import TaskFileError
-    from taue.envs.runtime.registry import get_domain
+    from taue.envs.runtime.discovery import get_domain
 
     try:
         return get_domain(name).tasks
@@ -318,7 +318,7 @@ def tasks_validate(
     """Check schema, twins, goal targets, outputs, and that every ground-truth action replays."""
     import asyncio
 
-    from taue.envs.runtime.registry import domain_names, get_domain
+    from taue.envs.runtime.discovery import domain_names, get_domain
     from taue.envs.runtime.task_checks import task_set_problems
 
     domain = task_set or domain
@@ -338,7 +338,7 @@ def tasks_validate(
 @app.command("domains")
 def domains_list() -> None:
     """The domains this installation serves, with their tool counts."""
-    from taue.envs.runtime.registry import domain_names, get_domain
+    from taue.envs.runtime.discovery import domain_names, get_domain
 
     for name in domain_names():
         domain = get_domain(name)
@@ -414,7 +414,7 @@ def serve_env(
     """Serve one domain: MCP on --mcp-port, control API on --control-port (admin token: TAUE_ADMIN_TOKEN)."""
     import asyncio
 
-    from taue.envs.runtime.registry import get_domain
+    from taue.envs.runtime.discovery import get_domain
     from taue.envs.runtime.server import DomainServer
 
     _parse_domains(domain)

@@ -17,8 +17,8 @@ from taue.envs.runtime.database import (
     state_hash,
     table_base,
 )
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.domain import Domain
-from taue.envs.runtime.registry import get_domain
 from taue.envs.runtime.task_checks import replay
 
 Table = table_base("canonical-test")

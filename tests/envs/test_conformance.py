@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from taue.envs.runtime.database import SeedImage
-from taue.envs.runtime.registry import domain_names, get_domain
+from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.envs.runtime.task_checks import task_set_problems
 from taue.runner.runner import RunConfig, execute_run
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from taue.contracts.tasks import Action, Goal, Target, matches
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.goal_targets import ambiguous_targets, attach_targets
-from taue.envs.runtime.registry import get_domain
 from taue.envs.runtime.task_checks import target_problems
 from tests.factories import make_task
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import httpx2
 import pytest
 
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.server import DomainServer
 from taue.runner.mcp_session import episode_session
 

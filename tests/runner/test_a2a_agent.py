@@ -15,7 +15,7 @@ pytest.importorskip("a2a", reason="a2a-sdk (the `a2a` extra) is not installed")
 
 from a2a.utils.constants import TransportProtocol
 
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.server import bind_socket
 from taue.runner import runner
 from taue.runner.agents import AgentError, AgentOptions, make_agent

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.runner.agent_server import AppServer
 from taue.runner.conformance import check_agent
 from taue.runner.runner import RunConfig, execute_run

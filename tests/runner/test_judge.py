@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from taue.envs.runtime.registry import domain_names, get_domain
+from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.runner.judge import Cell, judge_matrix
 
 pytestmark = pytest.mark.slow  # the whole judge matrix: ~900 episodes

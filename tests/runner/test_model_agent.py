@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.server import DomainServer
 from taue.runner.agents import AgentOptions
 from taue.runner.agents.base import EpisodeContext, McpServerInfo

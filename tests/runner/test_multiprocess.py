@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.runner.agents.oracle import completion_report
 
 pytestmark = pytest.mark.slow  # every service as its own OS process

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from taue.contracts.emotions import condition
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.runner.results import ResultsFile
 from taue.runner.runner import RunConfig, execute_run
 from taue.simulator.satisfaction import tolerated_needless_questions

@@ -6,11 +6,11 @@ import pytest
 
 from taue.contracts.episode import LoggedCall, Message
 from taue.contracts.tasks import Action
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.task_checks import output_problems, replay, too_short
 from taue.scorer.replay import ExpectedStates
 from taue.scorer.reward import outputs_found, score
-from taue.scorer.scorer import Scorer, ScoreRequest
+from taue.scorer.scoring import Scorer, ScoreRequest
 
 
 def task_with_outputs(domain_name: str):

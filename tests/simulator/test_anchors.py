@@ -13,7 +13,7 @@ import pytest
 
 from taue.contracts.emotions import BY_ID, CONDITIONS
 from taue.simulator.anchors import ANCHORS_PATH, anchor, anchors_for, generate_anchors, load_anchors
-from taue.simulator.anchors.generate import dumps_anchors, sentences
+from taue.simulator.anchors.compose import dumps_anchors, sentences
 from taue.simulator.anchors.paraphrase import SYSTEM_PROMPT, acceptable
 from taue.simulator.anchors.phrases import (
     BEHAVIOURS,

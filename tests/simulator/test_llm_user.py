@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.runner import runner
 from taue.runner.runner import RunConfig, execute_run
 from taue.simulator import llm

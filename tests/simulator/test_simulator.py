@@ -16,7 +16,7 @@ import pytest_asyncio
 
 from taue.contracts.emotions import CONDITIONS, EMOTIONS
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Message, Notification
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.runner.agents.oracle import completion_report, refused_goals
 from taue.runner.agents.pester import argument_names
 from taue.runner.audit import audit_record, facts_in
@@ -649,8 +649,8 @@ def test_audit_rejects_a_folder_without_results(tmp_path: Path) -> None:
 
 CONVERSE = """
 from taue.runner.agents.pester import argument_names
-from taue.envs.runtime.registry import get_domain
-from taue.simulator.convert import task_from_message, user_task_message
+from taue.envs.runtime.discovery import get_domain
+from taue.simulator.wire import task_from_message, user_task_message
 from taue.simulator.scripted import ScriptedUser
 
 for domain in ("airline", "retail"):

@@ -79,7 +79,7 @@ def new(
     if not control_url:
         raise _fail(f"give --env or set TAUE_ENV_{domain.upper()} to the control URL of the {domain} server")
     try:
-        from taue.envs.runtime.registry import get_domain
+        from taue.envs.runtime.discovery import get_domain
 
         task_model = get_domain(domain).task_index[task]
     except KeyError:
@@ -209,7 +209,7 @@ async def _score(state: EpisodeState, termination: str):
 
     from taue.runner.control import ControlClient, InfraError
     from taue.scorer.client import ScorerCallError, ScorerClient
-    from taue.scorer.scorer import ScoreRequest
+    from taue.scorer.scoring import ScoreRequest
 
     async with httpx2.AsyncClient(timeout=30) as http:
         control = ControlClient(state.control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))

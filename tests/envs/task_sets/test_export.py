@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 from taue.cli import app
 from taue.contracts.tasks import Task
 from taue.envs.runtime.database import SeedImage
+from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.envs.runtime.domain import Domain
-from taue.envs.runtime.registry import domain_names, get_domain
 from taue.envs.runtime.task_checks import replay
 from taue.envs.task_sets.exporter import published_tables, seed_state, write_tables
 from taue.envs.task_sets.loader import read_table, table_models

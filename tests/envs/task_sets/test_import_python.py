@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from taue.cli import app
 from taue.contracts.tasks import Task, twin_mismatches
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.task_checks import task_problems
 from taue.envs.task_sets import pyparse
 from taue.envs.task_sets.exporter import published_tables, seed_state, write_tables

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from taue.contracts.episode import LoggedCall, Message, RewardBreakdown, Termination
-from taue.envs.runtime.registry import get_domain
+from taue.envs.runtime.discovery import get_domain
 from taue.scorer.replay import ExpectedStates
 from taue.scorer.reward import score
 
