@@ -39,12 +39,7 @@ def seed() -> dict[str, dict[str, Any]]:
 TOOLS = ToolHarness(DOMAIN)
 call, ok, fails = TOOLS.call, TOOLS.ok, TOOLS.fails
 
-
-@pytest.fixture
-def db():
-    database = DOMAIN.new_database()
-    yield database
-    database.close()
+db = TOOLS.database_fixture()
 
 
 async def reservation(db, reservation_id: str) -> dict[str, Any]:

@@ -6,8 +6,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from taue.envs.retail import DOMAIN
 from taue.envs.retail.generate import generate
 from taue.envs.retail.models import Order, Product, User
@@ -23,12 +21,7 @@ PRODUCTS: dict[str, Record] = {r.product_id: r.to_record() for r in ROWS if isin
 TOOLS = ToolHarness(DOMAIN)
 call, ok, fails = TOOLS.call, TOOLS.ok, TOOLS.fails
 
-
-@pytest.fixture
-def db():
-    database = DOMAIN.new_database()
-    yield database
-    database.close()
+db = TOOLS.database_fixture()
 
 
 def state(db) -> dict[str, dict[str, Record]]:

@@ -6,8 +6,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from taue.envs.telecom import DOMAIN
 from taue.envs.telecom.generate import SERVICES, generate
 from taue.envs.telecom.models import Billing, Customer, SupportTicket
@@ -30,12 +28,7 @@ KEYS = {
 TOOLS = ToolHarness(DOMAIN)
 call, ok, fails = TOOLS.call, TOOLS.ok, TOOLS.fails
 
-
-@pytest.fixture
-def db():
-    database = DOMAIN.new_database()
-    yield database
-    database.close()
+db = TOOLS.database_fixture()
 
 
 def state(db) -> dict[str, dict[str, Record]]:

@@ -7,8 +7,6 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
-import pytest
-
 from taue.envs.telehealth import DOMAIN
 from taue.envs.telehealth.generate import generate
 from taue.envs.telehealth.models import WEEKDAYS, Appointment, MedicalRecord, Patient, Provider
@@ -28,12 +26,7 @@ TODAY = DOMAIN.clock[:10]
 TOOLS = ToolHarness(DOMAIN)
 call, ok, fails = TOOLS.call, TOOLS.ok, TOOLS.fails
 
-
-@pytest.fixture
-def db():
-    database = DOMAIN.new_database()
-    yield database
-    database.close()
+db = TOOLS.database_fixture()
 
 
 def state(db) -> dict[str, dict[Any, Record]]:

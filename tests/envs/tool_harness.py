@@ -3,7 +3,10 @@ harness of the per-domain tool tests)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 from taue.envs.runtime.database import EpisodeDatabase
 from taue.envs.runtime.domain import Domain
@@ -15,6 +18,17 @@ class ToolHarness:
 
     def __init__(self, domain: Domain) -> None:
         self.domain = domain
+
+    def database_fixture(self):
+        """A pytest fixture: a fresh episode database of the domain for each test."""
+
+        @pytest.fixture
+        def db() -> Iterator[EpisodeDatabase]:
+            database = self.domain.new_database()
+            yield database
+            database.close()
+
+        return db
 
     async def call(self, db: EpisodeDatabase, name: str, **arguments: Any) -> ToolCall:
         log: list[ToolCall] = []
