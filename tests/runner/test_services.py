@@ -16,7 +16,7 @@ import taue.runner.runner as runner_module
 from taue.envs.runtime.discovery import get_domain
 from taue.proto.serving import channel
 from taue.proto.v1 import common_pb2, scorer_pb2, scorer_pb2_grpc, simulator_pb2, simulator_pb2_grpc
-from taue.runner.embedded import Services
+from taue.runner.embedded import Services, embedded_domains
 from taue.runner.runner import RunConfig, execute_run
 from taue.scorer.client import ScorerClient
 from taue.scorer.scoring import Scorer, ScoreRequest
@@ -171,7 +171,12 @@ def comparable(records) -> list[dict]:
 
 
 @pytest.mark.slow
-async def test_sharded_runs_merge_into_the_unsharded_run(servers, tmp_path: Path) -> None:
+async def test_sharded_runs_merge_into_the_unsharded_run(tmp_path: Path) -> None:
+    async with embedded_domains(["airline", "retail"]) as servers:
+        await _sharded_runs_merge(servers, tmp_path)
+
+
+async def _sharded_runs_merge(servers, tmp_path: Path) -> None:
     urls = {name: server.control_url for name, server in servers.items()}
     base = {
         "run": "sharded",
@@ -241,7 +246,13 @@ async def test_sharded_runs_merge_into_the_unsharded_run(servers, tmp_path: Path
 
 
 @pytest.mark.slow
-async def test_killing_the_simulator_loses_nothing_and_a_rerun_completes(servers, tmp_path: Path) -> None:
+async def test_killing_the_simulator_loses_nothing_and_a_rerun_completes(tmp_path: Path) -> None:
+    # Domain servers of its own: the test kills a service, so it shares none with other tests.
+    async with embedded_domains(["retail"]) as servers:
+        await _kill_the_simulator(servers, tmp_path)
+
+
+async def _kill_the_simulator(servers, tmp_path: Path) -> None:
     urls = {name: server.control_url for name, server in servers.items()}
     config = RunConfig(run="kill", domains=["retail"], agent="oracle", trials=3)
     simulator = build_simulator()
