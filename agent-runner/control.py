@@ -1,4 +1,4 @@
-"""HTTP client of a domain server's control port."""
+"""HTTP client of a domain server's control port: all the runner knows about a domain comes from it."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from typing import Any
 
 import httpx2
 
+from taue.contracts.domain import DomainCard, EpisodeCreated, ExpectedOutcome, TaskList
 from taue.contracts.episode import LoggedCall
-from taue.envs.runtime.control_app import EpisodeCreated
+from taue.contracts.tasks import Task
 
 
 class InfraError(RuntimeError):
@@ -64,5 +65,15 @@ class ControlClient:
     async def delete_episode(self, episode_id: str) -> None:
         await self._request("DELETE", f"/episodes/{episode_id}")
 
-    async def policy(self) -> str:
-        return (await self._request("GET", "/policy")).text
+    async def card(self) -> DomainCard:
+        return DomainCard.model_validate_json((await self._request("GET", "/domain")).content)
+
+    async def tasks(self) -> list[Task]:
+        return TaskList.model_validate_json((await self._request("GET", "/tasks")).content).tasks
+
+    async def task(self, task_id: str) -> Task:
+        return Task.model_validate_json((await self._request("GET", f"/tasks/{task_id}")).content)
+
+    async def expected(self, task_id: str) -> ExpectedOutcome:
+        response = await self._request("GET", f"/tasks/{task_id}/expected")
+        return ExpectedOutcome.model_validate_json(response.content)

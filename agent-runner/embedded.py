@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from taue.envs.runtime.discovery import get_domain
-from taue.envs.runtime.server import DomainServer
+if TYPE_CHECKING:
+    from taue.envs.runtime.server import DomainServer
 
 
 class Services(BaseModel):
@@ -27,6 +28,9 @@ class Services(BaseModel):
 @asynccontextmanager
 async def embedded_domains(names: list[str]) -> AsyncIterator[dict[str, DomainServer]]:
     """Start one server per domain on ephemeral 127.0.0.1 ports; stop them on exit."""
+    from taue.envs.runtime.discovery import get_domain  # only here: a remote run loads no domain code
+    from taue.envs.runtime.server import DomainServer
+
     servers = {name: DomainServer(get_domain(name)) for name in names}
     try:
         for server in servers.values():

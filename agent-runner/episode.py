@@ -1,4 +1,8 @@
-"""One episode, top to bottom (docs/architecture.md): create, converse, collect, score, record, delete."""
+"""One episode, top to bottom (docs/architecture.md): create, converse, collect, score, record, delete.
+
+The steps (`open_episode`, `agent_turn`, `score_episode`, `close_episode`) are the only episode
+lifecycle: the runner's loop below and `taue episode new|say|score` (by hand) both use them.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +10,16 @@ import asyncio
 import contextlib
 import hashlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import httpx2
 
-from taue.contracts.episode import AgentTurn, LoggedCall, Message, Notification
+from taue.contracts.domain import EpisodeCreated
+from taue.contracts.episode import AgentTurn, LoggedCall, Message, Notification, RewardBreakdown, Termination
 from taue.contracts.tasks import Task
-from taue.envs.runtime.control_app import EpisodeCreated
-from taue.envs.runtime.domain import Domain
 from taue.runner.agents import NEEDS_GROUND_TRUTH, AgentError, AgentOptions, EpisodeContext, make_agent
 from taue.runner.agents.base import McpServerInfo
+from taue.runner.catalog import DomainCatalog
 from taue.runner.control import ControlClient, InfraError
 from taue.runner.results import EpisodeRecord
 from taue.scorer.client import ScorerClient
@@ -44,13 +48,6 @@ class Harness:
     scorer: ScorerClient
     limits: Limits
     transport: httpx2.AsyncBaseTransport | None = None
-    policies: dict[str, str] = field(default_factory=dict)
-    """Each domain's policy as its server serves it (fetched once per run)."""
-
-    async def policy(self, domain: str) -> str:
-        if domain not in self.policies:
-            self.policies[domain] = await self.controls[domain].policy()
-        return self.policies[domain]
 
 
 def episode_seed(run_seed: int, task_id: str, trial: int) -> int:
@@ -59,40 +56,90 @@ def episode_seed(run_seed: int, task_id: str, trial: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-async def run_episode(harness: Harness, domain: Domain, task: Task, trial: int, seed: int) -> EpisodeRecord:
+@dataclass(frozen=True)
+class OpenedEpisode:
+    created: EpisodeCreated
+    session_id: str
+    first_message: str
+
+
+async def open_episode(
+    control: ControlClient, simulator: SimulatorClient, task: Task, seed: int, user: UserOptions
+) -> OpenedEpisode:
+    """A fresh episode on the domain server and a user session on the simulator."""
+    created = await control.create_episode(task.id, seed)
+    try:
+        session_id, first_message = await simulator.start(task, seed, user)
+    except BaseException:
+        await close_episode(control, created.episode_id)
+        raise
+    return OpenedEpisode(created, session_id, first_message)
+
+
+async def score_episode(
+    control: ControlClient,
+    scorer: ScorerClient,
+    domain: str,
+    task_id: str,
+    episode_id: str,
+    transcript: list[Message],
+    termination: Termination,
+) -> tuple[RewardBreakdown, list[LoggedCall]]:
+    """The reward from the server's observations of the episode and its expected outcome."""
+    final_hash = await control.state_hash(episode_id)
+    tool_log, ended = await control.tool_log_since(episode_id, 0)
+    expected = await control.expected(task_id)
+    if ended and termination == "max_turns":
+        termination = "agent_transfer"
+    request = ScoreRequest(
+        domain=domain,
+        task_id=task_id,
+        final_hash=final_hash,
+        transcript=transcript,
+        tool_log=tool_log,
+        termination=termination,
+        expected=expected,
+    )
+    return await scorer.score(request), tool_log
+
+
+async def close_episode(control: ControlClient, episode_id: str) -> None:
+    """Delete the episode; the episode dies with its server anyway, so a failed delete is ignored."""
+    with contextlib.suppress(InfraError, ValueError):
+        await control.delete_episode(episode_id)
+
+
+async def run_episode(
+    harness: Harness, catalog: DomainCatalog, task: Task, trial: int, seed: int
+) -> EpisodeRecord:
     """Run one episode. Raises `InfraError` when the harness failed (the caller retries)."""
     started = time.perf_counter()
-    control = harness.controls[domain.name]
-    created = await control.create_episode(task.id, seed)
-    session_id = None
+    control = harness.controls[catalog.name]
+    opened = await open_episode(control, harness.simulator, task, seed, harness.user)
+    session_id: str | None = opened.session_id
     try:
-        session_id, first_message = await harness.simulator.start(task, seed, harness.user)
-        policy = await harness.policy(domain.name)
-        conversation = Conversation(harness, domain, task, session_id, created, policy)
-        await conversation.run(first_message)
-        user_usage = await harness.simulator.end(session_id)
+        conversation = Conversation(harness, catalog, task, opened)
+        await conversation.run(opened.first_message)
+        user_usage = await harness.simulator.end(opened.session_id)
         session_id = None
-        final_hash = await control.state_hash(created.episode_id)
-        tool_log = await control.tool_log(created.episode_id)
-        breakdown = await harness.scorer.score(
-            ScoreRequest(
-                domain=domain.name,
-                task_id=task.id,
-                final_hash=final_hash,
-                transcript=conversation.transcript,
-                tool_log=tool_log,
-                termination=conversation.termination,
-            )
+        breakdown, tool_log = await score_episode(
+            control,
+            harness.scorer,
+            catalog.name,
+            task.id,
+            opened.created.episode_id,
+            conversation.transcript,
+            conversation.termination,
         )
     finally:
         if session_id is not None:
             with contextlib.suppress(Exception):  # best effort: the episode already failed
                 await harness.simulator.end(session_id)
-        await _delete_quietly(control, created.episode_id)
+        await close_episode(control, opened.created.episode_id)
     return EpisodeRecord(
         run=harness.run,
         task_id=task.id,
-        domain=domain.name,
+        domain=catalog.name,
         trial=trial,
         seed=seed,
         condition=task.condition_id,
@@ -112,32 +159,19 @@ async def run_episode(harness: Harness, domain: Domain, task: Task, trial: int, 
     )
 
 
-async def _delete_quietly(control: ControlClient, episode_id: str) -> None:
-    # The episode dies with its server anyway; a failed delete must never hide the episode's outcome.
-    with contextlib.suppress(InfraError, ValueError):
-        await control.delete_episode(episode_id)
-
-
 class Conversation:
     """The user–agent loop of one episode, with the run's limits."""
 
-    def __init__(
-        self,
-        harness: Harness,
-        domain: Domain,
-        task: Task,
-        session_id: str,
-        episode: EpisodeCreated,
-        policy: str,
-    ) -> None:
-        self.harness, self.domain, self.task = harness, domain, task
-        self.session_id, self.episode_id = session_id, episode.episode_id
+    def __init__(self, harness: Harness, catalog: DomainCatalog, task: Task, opened: OpenedEpisode) -> None:
+        self.harness, self.catalog, self.task = harness, catalog, task
+        episode = opened.created
+        self.session_id, self.episode_id = opened.session_id, episode.episode_id
         auth = {"Authorization": f"Bearer {episode.token}"}
         self.context = EpisodeContext(
             episode_id=episode.episode_id,
-            domain=domain.name,
-            mcp_servers=[McpServerInfo(name=domain.name, url=episode.mcp_url, headers=auth)],
-            policy=policy,
+            domain=catalog.name,
+            mcp_servers=[McpServerInfo(name=catalog.name, url=episode.mcp_url, headers=auth)],
+            policy=catalog.card.policy,
             task=task if harness.agent in NEEDS_GROUND_TRUTH else None,
             transport=harness.transport,
         )
@@ -149,7 +183,7 @@ class Conversation:
         self.calls_seen = 0
 
     async def run(self, first_message: str) -> None:
-        agent = make_agent(self.harness.agent, self.domain.write_tools, self.harness.agent_options)
+        agent = make_agent(self.harness.agent, self.catalog.card.write_tools, self.harness.agent_options)
         user_message = first_message
         self.transcript.append(Message(role="user", content=user_message))
         try:
@@ -180,7 +214,7 @@ class Conversation:
 
     async def _turn_calls(self) -> list[LoggedCall] | None:
         """The tool calls of the agent's last turn; None when the tools ended the episode."""
-        control = self.harness.controls[self.domain.name]
+        control = self.harness.controls[self.catalog.name]
         calls, ended = await control.tool_log_since(self.episode_id, self.calls_seen)
         self.calls_seen += len(calls)
         if ended:

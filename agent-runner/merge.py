@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from taue.runner.catalog import local_catalog
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, make_plan
 
@@ -38,7 +39,8 @@ def merge_runs(run_dirs: list[Path], out: Path) -> MergeReport:
     for record in records.values():
         results.append(record)
     results.compact()
-    planned = {(task.id, trial) for _, task, trial in make_plan(base).episodes}
+    catalogs = {name: local_catalog(name) for name in base.domains}
+    planned = {(task.id, trial) for _, task, trial in make_plan(base, catalogs).episodes}
     return MergeReport(episodes=len(records), missing=len(planned - set(records)))
 
 

@@ -22,9 +22,8 @@ from pydantic import BaseModel
 
 from taue.contracts.emotions import condition
 from taue.contracts.tasks import Task
-from taue.envs.runtime.discovery import get_domain
-from taue.envs.runtime.domain import Domain
 from taue.runner.agents import AgentOptions
+from taue.runner.catalog import DomainCatalog, fetch_catalog, local_catalog
 from taue.runner.control import ControlClient, InfraError
 from taue.runner.embedded import Services, embedded_services
 from taue.runner.episode import Harness, Limits, episode_seed, run_episode
@@ -65,8 +64,8 @@ class RunConfig(BaseModel):
 
 @dataclass
 class Plan:
-    domains: dict[str, Domain]
-    episodes: list[tuple[Domain, Task, int]] = field(default_factory=list)
+    domains: dict[str, DomainCatalog]
+    episodes: list[tuple[DomainCatalog, Task, int]] = field(default_factory=list)
 
 
 def with_condition(task: Task, condition_id: str) -> Task:
@@ -78,7 +77,7 @@ def with_condition(task: Task, condition_id: str) -> Task:
     return task.model_copy(update={"emotion": emotion})
 
 
-def select_tasks(domain: Domain, which: str, task_ids: list[str] | None) -> list[Task]:
+def select_tasks(domain: DomainCatalog, which: str, task_ids: list[str] | None) -> list[Task]:
     tasks = domain.tasks
     if which == "emotional":
         tasks = [t for t in tasks if t.emotion is not None]
@@ -91,23 +90,30 @@ def select_tasks(domain: Domain, which: str, task_ids: list[str] | None) -> list
     return tasks
 
 
-def make_plan(config: RunConfig) -> Plan:
-    domains = {name: get_domain(name) for name in config.domains}
-    plan = Plan(domains=domains)
-    for domain in domains.values():
-        for task in select_tasks(domain, config.tasks, config.task_ids):
+def planned_tasks(config: RunConfig, catalogs: dict[str, DomainCatalog]) -> list[tuple[DomainCatalog, Task]]:
+    """The tasks of the run's domains it selects, each as it will be played (its condition applied)."""
+    chosen = []
+    for name in config.domains:
+        for task in select_tasks(catalogs[name], config.tasks, config.task_ids):
             if config.condition is not None:
                 task = with_condition(task, config.condition)
-            plan.episodes.extend((domain, task, trial) for trial in range(config.trials))
-    plan.episodes.sort(key=lambda item: (item[1].id, item[2]))
-    if config.shard is not None:
-        index, count = config.shard
-        plan.episodes = plan.episodes[index::count]
+            chosen.append((catalogs[name], task))
+    return chosen
+
+
+def make_plan(config: RunConfig, catalogs: dict[str, DomainCatalog]) -> Plan:
+    plan = Plan(domains={name: catalogs[name] for name in config.domains})
+    for catalog, task in planned_tasks(config, catalogs):
+        plan.episodes.extend((catalog, task, trial) for trial in range(config.trials))
     if config.task_ids is not None:
         known = {task.id for _, task, _ in plan.episodes}
         missing = sorted(set(config.task_ids) - known)
         if missing:
             raise ValueError(f"unknown task ids: {', '.join(missing)}")
+    plan.episodes.sort(key=lambda item: (item[1].id, item[2]))
+    if config.shard is not None:
+        index, count = config.shard
+        plan.episodes = plan.episodes[index::count]
     return plan
 
 
@@ -166,7 +172,7 @@ async def execute_run(
     episodes are spread over that many worker processes, each with its own embedded servers.
     """
     given = services if isinstance(services, Services) else Services(env=services or {})
-    plan = make_plan(config)
+    plan = make_plan(config, await load_catalogs(config.domains, given, admin_token))
     prepare_run_dir(run_dir, config)
     results = ResultsFile(run_dir)
     results.repair()
@@ -205,7 +211,6 @@ async def run_episodes(
     sink: Callable[[Outcome], None],
 ) -> None:
     """Run the given episodes from this process, reporting each outcome to `sink` as it ends."""
-    plan = {(d.name, t.id, trial): (d, t) for d, t, trial in make_plan(config).episodes}
     domains = sorted({domain for domain, _, _ in keys})
     size = min(concurrency, 16) + 4  # httpcore scans every pooled connection per request: keep it small
     transport = httpx2.AsyncHTTPTransport(
@@ -218,12 +223,16 @@ async def run_episodes(
         simulator, scorer = SimulatorClient(services.simulator), ScorerClient(services.scorer)
         try:
             await asyncio.gather(simulator.wait_ready(), scorer.wait_ready())
+            controls = {name: ControlClient(services.env[name], http, admin_token) for name in domains}
+            catalogs = {name: await fetch_catalog(control, name) for name, control in controls.items()}
+            mine = config.model_copy(update={"domains": domains})
+            tasks = {(d.name, t.id): (d, t) for d, t in planned_tasks(mine, catalogs)}
             harness = Harness(
                 run=config.run,
                 agent=config.agent,
                 user=UserOptions(backend=config.user, model=config.user_model, base_url=config.user_base_url),
                 agent_options=agent_options(config),
-                controls={name: ControlClient(services.env[name], http, admin_token) for name in domains},
+                controls=controls,
                 simulator=simulator,
                 scorer=scorer,
                 limits=Limits(config.max_turns, config.max_tool_calls, config.turn_timeout),
@@ -232,7 +241,7 @@ async def run_episodes(
             semaphore = asyncio.Semaphore(concurrency)
 
             async def one(key: EpisodeKey) -> None:
-                domain, task = plan[key]
+                domain, task = tasks[key[:2]]
                 async with semaphore:
                     sink(await _with_retries(harness, domain, task, key[2], config.seed))
 
@@ -242,7 +251,9 @@ async def run_episodes(
             await scorer.close()
 
 
-async def _with_retries(harness: Harness, domain: Domain, task: Task, trial: int, run_seed: int) -> Outcome:
+async def _with_retries(
+    harness: Harness, domain: DomainCatalog, task: Task, trial: int, run_seed: int
+) -> Outcome:
     key = (domain.name, task.id, trial)
     seed = episode_seed(run_seed, task.id, trial)
     errors: list[str] = []
@@ -297,6 +308,23 @@ async def _run_in_workers(
             process.join(timeout=10)
             if process.is_alive():
                 process.terminate()
+
+
+async def load_catalogs(
+    domains: list[str], given: Services, admin_token: str | None = None
+) -> dict[str, DomainCatalog]:
+    """Each domain's catalog: from its server when one is given, else from its package (embedded)."""
+    catalogs = {name: local_catalog(name) for name in domains if name not in given.env}
+    remote = [name for name in domains if name in given.env]
+    if remote:
+        async with httpx2.AsyncClient(timeout=httpx2.Timeout(60.0)) as http:
+            for name in remote:
+                try:
+                    control = ControlClient(given.env[name], http, admin_token)
+                    catalogs[name] = await fetch_catalog(control, name)
+                except InfraError as exc:  # before any episode: a setting to fix, not a failure to retry
+                    raise ValueError(f"domain {name!r}: {exc}") from exc
+    return catalogs
 
 
 def agent_options(config: RunConfig) -> AgentOptions:

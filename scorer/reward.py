@@ -2,49 +2,39 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from taue.contracts.domain import ExpectedOutcome
 from taue.contracts.episode import LoggedCall, Message, RewardBreakdown, Termination
-from taue.contracts.tasks import Task
 from taue.contracts.text import contains, tokens
-
-if TYPE_CHECKING:  # the domain's code (MCP server, database) is not needed to read a breakdown
-    from taue.envs.runtime.domain import Domain
 
 
 def outputs_found(outputs: list[str], transcript: list[Message]) -> dict[str, bool]:
     """Each expected output: do its tokens occur, in order and adjacent, in some agent message?
 
-    Tokens as `envs.runtime.text_match` reads them: case, punctuation and whitespace never matter,
+    Tokens as `taue.contracts.text` reads them: case, punctuation and whitespace never matter,
     numbers compare by value ("$85" = "85.00", "1,568" = "1568"; "85" is not "850" or "8.5").
     """
     agent_tokens = [tokens(m.content) for m in transcript if m.role == "agent"]
     return {output: any(contains(words, output) for words in agent_tokens) for output in outputs}
 
 
-def transfer_expected(domain: Domain, task: Task) -> bool:
-    """Whether the task's gold actions call one of the domain's conversation-ending tools (a transfer)."""
-    return any(action.name in domain.terminal_tools for action in task.evaluation.actions)
-
-
 def score(
-    domain: Domain,
-    task: Task,
-    expected_hash: str,
+    expected: ExpectedOutcome,
     final_hash: str | None,
     transcript: list[Message],
     tool_log: list[LoggedCall],
     termination: Termination,
 ) -> RewardBreakdown:
-    diagnostics = diagnose(domain, task, transcript, tool_log)
+    diagnostics = diagnose(expected, transcript, tool_log)
     if termination == "user_unsatisfied":
         return RewardBreakdown(reward=-1, termination=termination, diagnostics=diagnostics)
-    db_match = final_hash is not None and final_hash == expected_hash
-    found = outputs_found(task.evaluation.outputs, transcript)
+    db_match = final_hash is not None and final_hash == expected.state_hash
+    found = outputs_found(expected.outputs, transcript)
     # A transfer earns the reward only where the ground truth transfers too: an agent that does the
     # writes and then hands the user off has otherwise abandoned them (docs/compatibility.md).
     ended_normally = termination == "user_stop" or (
-        termination == "agent_transfer" and transfer_expected(domain, task)
+        termination == "agent_transfer" and expected.transfer_expected
     )
     reward = 1 if ended_normally and db_match and all(found.values()) else 0
     return RewardBreakdown(
@@ -57,13 +47,13 @@ def score(
 
 
 def diagnose(
-    domain: Domain, task: Task, transcript: list[Message], tool_log: list[LoggedCall]
+    expected: ExpectedOutcome, transcript: list[Message], tool_log: list[LoggedCall]
 ) -> dict[str, Any]:
     """What the server saw, compared with the ground truth: matched gold actions, write differences."""
-    gold = [(a.name, a.arguments) for a in task.evaluation.actions]
+    gold = [(a.name, a.arguments) for a in expected.gold]
     successful = [(c.name, c.arguments) for c in tool_log if c.ok]
     matched = sum(1 for action in gold if action in successful)
-    gold_writes = [a for a in gold if a[0] in domain.write_tools]
+    gold_writes = [(a.name, a.arguments) for a in expected.gold if a.writes]
     agent_writes = [(c.name, c.arguments) for c in tool_log if c.ok and c.writes]
     agent_turns = [m for m in transcript if m.role == "agent"]
     return {

@@ -1,12 +1,15 @@
-"""The scorer as a library: score an episode from what the servers observed."""
+"""The scorer as a library: an episode's reward from what the domain server observed and expects.
+
+The scorer imports no domain code: the runner brings the episode's end (final state hash, tool log,
+transcript, termination) and the task's expected outcome, both read from the domain server.
+"""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from taue.contracts.domain import ExpectedOutcome
 from taue.contracts.episode import LoggedCall, Message, RewardBreakdown, Termination
-from taue.envs.runtime.discovery import get_domain
-from taue.scorer.replay import ExpectedStates
 from taue.scorer.reward import score
 
 
@@ -17,26 +20,15 @@ class ScoreRequest(BaseModel):
     transcript: list[Message]
     tool_log: list[LoggedCall] = Field(default_factory=list)
     termination: Termination
+    expected: ExpectedOutcome
+    """The task's expected outcome, as the domain server computed it (GET /tasks/{id}/expected)."""
 
 
-class Scorer:
-    """Owns the tasks' ground truth; caches each task's expected end state."""
-
-    def __init__(self) -> None:
-        self.expected = ExpectedStates()
-
-    async def score(self, request: ScoreRequest) -> RewardBreakdown:
-        domain = get_domain(request.domain)
-        task = domain.task_index.get(request.task_id)
-        if task is None:
-            raise KeyError(f"unknown task {request.task_id!r} in domain {request.domain!r}")
-        expected = await self.expected.hash_for(domain, task)
-        return score(
-            domain,
-            task,
-            expected,
-            request.final_hash,
-            request.transcript,
-            request.tool_log,
-            request.termination,
+def score_episode(request: ScoreRequest) -> RewardBreakdown:
+    if request.expected.task_id != request.task_id:
+        raise ValueError(
+            f"the expected outcome is of task {request.expected.task_id!r}, not {request.task_id!r}"
         )
+    return score(
+        request.expected, request.final_hash, request.transcript, request.tool_log, request.termination
+    )

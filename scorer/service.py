@@ -1,4 +1,5 @@
-"""The scorer as a gRPC service (`taue serve scorer`): it owns the tasks and replays ground truth."""
+"""The scorer as a gRPC service (`taue serve scorer`): rewards from the episode's observed end and
+the task's expected outcome, both brought by the caller from the domain server."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pydantic import ValidationError
 
 from taue.proto.serving import GrpcServer
 from taue.proto.v1 import scorer_pb2, scorer_pb2_grpc
-from taue.scorer.scoring import Scorer
+from taue.scorer.scoring import score_episode
 from taue.scorer.wire import (
     breakdown_message,
     score_request_from_message,
@@ -15,15 +16,9 @@ from taue.scorer.wire import (
 
 
 class ScorerService(scorer_pb2_grpc.ScorerServicer):
-    def __init__(self, scorer: Scorer | None = None) -> None:
-        self.scorer = scorer or Scorer()
-
     async def Score(self, request, context):
         try:
-            score_request = score_request_from_message(request)
-            breakdown = await self.scorer.score(score_request)
-        except KeyError as exc:
-            await context.abort(grpc.StatusCode.NOT_FOUND, str(exc).strip("'\""))
+            breakdown = score_episode(score_request_from_message(request))
         except (ValueError, ValidationError) as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"invalid score request: {exc}")
         return breakdown_message(breakdown)

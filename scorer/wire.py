@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from taue.contracts.domain import ExpectedOutcome, GoldCall
 from taue.contracts.episode import LoggedCall, Message, RewardBreakdown
 from taue.proto.terminations import TERMINATION_NAMES, TERMINATIONS
 from taue.proto.v1 import common_pb2, scorer_pb2
@@ -23,12 +24,41 @@ def score_request_message(request: ScoreRequest) -> scorer_pb2.ScoreRequest:
             for c in request.tool_log
         ],
         termination=TERMINATIONS[request.termination],
+        expected=expected_message(request.expected),
+    )
+
+
+def expected_message(expected: ExpectedOutcome) -> scorer_pb2.ExpectedOutcome:
+    return scorer_pb2.ExpectedOutcome(
+        task_id=expected.task_id,
+        state_hash=expected.state_hash,
+        outputs=expected.outputs,
+        gold=[
+            scorer_pb2.ToolCall(name=g.name, arguments_json=json.dumps(g.arguments), writes=g.writes)
+            for g in expected.gold
+        ],
+        transfer_expected=expected.transfer_expected,
+    )
+
+
+def expected_from_message(message: scorer_pb2.ExpectedOutcome) -> ExpectedOutcome:
+    return ExpectedOutcome(
+        task_id=message.task_id,
+        state_hash=message.state_hash,
+        outputs=list(message.outputs),
+        gold=[
+            GoldCall(name=g.name, arguments=json.loads(g.arguments_json or "{}"), writes=g.writes)
+            for g in message.gold
+        ],
+        transfer_expected=message.transfer_expected,
     )
 
 
 def score_request_from_message(message: scorer_pb2.ScoreRequest) -> ScoreRequest:
     if message.termination not in TERMINATION_NAMES:
         raise ValueError("termination is not set")
+    if not message.HasField("expected") or not message.expected.state_hash:
+        raise ValueError("expected is not set: send the task's expected outcome (GET /tasks/{id}/expected)")
     return ScoreRequest(
         domain=message.domain,
         task_id=message.task_id,
@@ -45,6 +75,7 @@ def score_request_from_message(message: scorer_pb2.ScoreRequest) -> ScoreRequest
             for c in message.tool_log
         ],
         termination=TERMINATION_NAMES[message.termination],
+        expected=expected_from_message(message.expected),
     )
 
 

@@ -23,8 +23,7 @@ ALLOWED = {
     "taue.proto": {"taue.contracts"},
     "taue.simulator": {"taue.contracts", "taue.proto"},
     "taue.envs": {"taue.contracts"},
-    # The scorer still replays the ground truth with the domains' code in-process.
-    "taue.scorer": {"taue.contracts", "taue.proto", "taue.envs"},
+    "taue.scorer": {"taue.contracts", "taue.proto"},
     "taue.runner": {"taue.contracts", "taue.proto", "taue.envs", "taue.simulator", "taue.scorer"},
     "taue.cli": set(FOLDERS) - {"taue.cli"},
 }

@@ -1,4 +1,5 @@
-"""The control port: episodes, state, tool log, policy, health. Never handed to the agent."""
+"""The control port: the domain's card and tasks, episodes, state, tool log, health. Never handed to
+the agent. Everything the runner and the scorer learn about the domain comes from here."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
+from taue.contracts.domain import DomainCard, EpisodeCreated, ExpectedOutcome, TaskList
+from taue.contracts.tasks import Task
+from taue.envs.runtime.catalog import domain_card
 from taue.envs.runtime.episodes import EpisodeError, EpisodeRegistry
 from taue.envs.runtime.execution import ToolCall
 
@@ -19,13 +23,6 @@ class CreateEpisode(BaseModel):
         default=None, description="Task whose initial state to apply; none = seed DB."
     )
     seed: int = 0
-
-
-class EpisodeCreated(BaseModel):
-    episode_id: str
-    mcp_url: str
-    token: str
-    task_id: str | None
 
 
 class ResetDone(BaseModel):
@@ -84,6 +81,24 @@ def build_control_app(
     @app.get("/policy", dependencies=admin)
     async def policy() -> PlainTextResponse:
         return PlainTextResponse(domain.policy, media_type="text/markdown")
+
+    @app.get("/domain", dependencies=admin)
+    async def card() -> DomainCard:
+        """The policy, the tools with their write and conversation-ending flags, the task count."""
+        return domain_card(domain, len(registry.tasks))
+
+    @app.get("/tasks", dependencies=admin)
+    async def tasks() -> TaskList:
+        return TaskList(domain=domain.name, tasks=list(registry.tasks.values()))
+
+    @app.get("/tasks/{task_id}", dependencies=admin)
+    async def task(task_id: str) -> Task:
+        return registry.task(task_id)
+
+    @app.get("/tasks/{task_id}/expected", dependencies=admin)
+    async def expected(task_id: str) -> ExpectedOutcome:
+        """Where the task's ground truth ends: the scorer compares an episode's end with this."""
+        return await registry.expected.get(registry.task(task_id))
 
     @app.post("/episodes", dependencies=admin, status_code=201)
     async def create_episode(body: CreateEpisode) -> EpisodeCreated:

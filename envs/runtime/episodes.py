@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass, field
 
 from taue.contracts.tasks import Action, Task
+from taue.envs.runtime.catalog import ExpectedOutcomes
 from taue.envs.runtime.database import EpisodeDatabase
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.execution import ToolCall
@@ -49,14 +50,21 @@ class EpisodeRegistry:
         self.domain = domain
         self.tasks = tasks if tasks is not None else domain.task_index
         self.max_episodes = max_episodes
+        self.expected = ExpectedOutcomes(domain)
         self._episodes: dict[str, Episode] = {}
 
     def __len__(self) -> int:
         return len(self._episodes)
 
-    async def create(self, task_id: str | None, seed: int = 0) -> Episode:
-        if task_id is not None and task_id not in self.tasks:
+    def task(self, task_id: str) -> Task:
+        task = self.tasks.get(task_id)
+        if task is None:
             raise EpisodeError(f"unknown task {task_id!r} for domain {self.domain.name!r}", status=404)
+        return task
+
+    async def create(self, task_id: str | None, seed: int = 0) -> Episode:
+        if task_id is not None:
+            self.task(task_id)
         if len(self._episodes) >= self.max_episodes:
             raise EpisodeError(f"too many live episodes ({self.max_episodes}); delete finished ones", 429)
         initial = list(self.tasks[task_id].initial_state) if task_id is not None else []

@@ -21,21 +21,37 @@ class ToolCall(_message.Message):
     writes: bool
     def __init__(self, name: _Optional[str] = ..., arguments_json: _Optional[str] = ..., ok: _Optional[bool] = ..., output: _Optional[str] = ..., writes: _Optional[bool] = ...) -> None: ...
 
+class ExpectedOutcome(_message.Message):
+    __slots__ = ("task_id", "state_hash", "outputs", "gold", "transfer_expected")
+    TASK_ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_HASH_FIELD_NUMBER: _ClassVar[int]
+    OUTPUTS_FIELD_NUMBER: _ClassVar[int]
+    GOLD_FIELD_NUMBER: _ClassVar[int]
+    TRANSFER_EXPECTED_FIELD_NUMBER: _ClassVar[int]
+    task_id: str
+    state_hash: str
+    outputs: _containers.RepeatedScalarFieldContainer[str]
+    gold: _containers.RepeatedCompositeFieldContainer[ToolCall]
+    transfer_expected: bool
+    def __init__(self, task_id: _Optional[str] = ..., state_hash: _Optional[str] = ..., outputs: _Optional[_Iterable[str]] = ..., gold: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., transfer_expected: _Optional[bool] = ...) -> None: ...
+
 class ScoreRequest(_message.Message):
-    __slots__ = ("domain", "task_id", "final_hash", "transcript", "tool_log", "termination")
+    __slots__ = ("domain", "task_id", "final_hash", "transcript", "tool_log", "termination", "expected")
     DOMAIN_FIELD_NUMBER: _ClassVar[int]
     TASK_ID_FIELD_NUMBER: _ClassVar[int]
     FINAL_HASH_FIELD_NUMBER: _ClassVar[int]
     TRANSCRIPT_FIELD_NUMBER: _ClassVar[int]
     TOOL_LOG_FIELD_NUMBER: _ClassVar[int]
     TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_FIELD_NUMBER: _ClassVar[int]
     domain: str
     task_id: str
     final_hash: str
     transcript: _containers.RepeatedCompositeFieldContainer[_common_pb2.ChatMessage]
     tool_log: _containers.RepeatedCompositeFieldContainer[ToolCall]
     termination: _common_pb2.Termination
-    def __init__(self, domain: _Optional[str] = ..., task_id: _Optional[str] = ..., final_hash: _Optional[str] = ..., transcript: _Optional[_Iterable[_Union[_common_pb2.ChatMessage, _Mapping]]] = ..., tool_log: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., termination: _Optional[_Union[_common_pb2.Termination, str]] = ...) -> None: ...
+    expected: ExpectedOutcome
+    def __init__(self, domain: _Optional[str] = ..., task_id: _Optional[str] = ..., final_hash: _Optional[str] = ..., transcript: _Optional[_Iterable[_Union[_common_pb2.ChatMessage, _Mapping]]] = ..., tool_log: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., termination: _Optional[_Union[_common_pb2.Termination, str]] = ..., expected: _Optional[_Union[ExpectedOutcome, _Mapping]] = ...) -> None: ...
 
 class RewardBreakdown(_message.Message):
     __slots__ = ("reward", "termination", "db_match", "outputs_found", "diagnostics_json")

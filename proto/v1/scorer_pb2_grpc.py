@@ -45,7 +45,7 @@ class ScorerServicer:
     """Missing associated documentation comment in .proto file."""
 
     def Score(self, request, context):
-        """Reward for one episode; the scorer replays the task's ground truth itself.
+        """Reward for one episode, from what the domain server observed and expects; no domain code here.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -38,12 +38,17 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _parse_domains(value: str) -> list[str]:
+def _parse_domains(value: str, remote: frozenset[str] = frozenset()) -> list[str]:
+    """The domain names of `value`; those in `remote` are served elsewhere and need no local code."""
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    if names and set(names) <= remote:
+        return names
     from taue.envs.runtime.discovery import domain_names
     from taue.envs.task_sets.loader import is_task_set
 
-    names = [name.strip() for name in value.split(",") if name.strip()]
-    unknown = [name for name in names if name not in domain_names() and not is_task_set(name)]
+    unknown = [
+        name for name in names if name not in remote and name not in domain_names() and not is_task_set(name)
+    ]
     if not names or unknown:
         raise _fail(
             f"unknown domain(s) {unknown or value!r}; known: {', '.join(domain_names())} "
@@ -139,7 +144,8 @@ def run(
     from taue.runner.runner import RunConfig
     from taue.scorer.metrics import summarize
 
-    names = _parse_domains(",".join(task_set) if task_set else domains)
+    env_urls = _parse_env_urls(env or [])
+    names = _parse_domains(",".join(task_set) if task_set else domains, frozenset(env_urls))
     try:
         validate_agent_spec(agent, AgentOptions(model=model, base_url=base_url))
     except ValueError as exc:
@@ -170,7 +176,7 @@ def run(
     )
     if condition is not None and condition not in BY_ID:
         raise _fail(f"unknown condition {condition!r}; ids look like {CONDITIONS[0].id!r}")
-    services = Services(env=_parse_env_urls(env or []), simulator=simulator, scorer=scorer)
+    services = Services(env=env_urls, simulator=simulator, scorer=scorer)
     config.shard = _parse_shard(shard)
     try:
         report = asyncio.run(_run(config, run_dir, services, concurrency, workers, quiet))

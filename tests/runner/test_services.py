@@ -13,13 +13,15 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 import taue.runner.runner as runner_module
+from taue.contracts.episode import LoggedCall
+from taue.envs.runtime.catalog import expected_outcome
 from taue.envs.runtime.discovery import get_domain
 from taue.proto.serving import channel
 from taue.proto.v1 import common_pb2, scorer_pb2, scorer_pb2_grpc, simulator_pb2, simulator_pb2_grpc
 from taue.runner.embedded import Services, embedded_domains
 from taue.runner.runner import RunConfig, execute_run
 from taue.scorer.client import ScorerClient
-from taue.scorer.scoring import Scorer, ScoreRequest
+from taue.scorer.scoring import ScoreRequest, score_episode
 from taue.scorer.service import build_server as build_scorer
 from taue.simulator.service import build_server as build_simulator
 from taue.simulator.wire import user_task_message
@@ -124,24 +126,33 @@ async def test_simulator_service_errors_are_clear_statuses_and_it_keeps_serving(
 async def test_scorer_service_matches_the_library(scorer_server) -> None:
     domain = get_domain("retail")
     task = next(t for t in domain.tasks if t.evaluation.outputs)
+    outcome = await expected_outcome(domain, task)
     request = ScoreRequest(
         domain="retail",
         task_id=task.id,
         final_hash="0" * 64,
         termination="user_stop",
         transcript=[{"role": "agent", "content": " ".join(task.evaluation.outputs)}],
+        tool_log=[
+            LoggedCall(name=g.name, arguments=g.arguments, ok=True, writes=g.writes) for g in outcome.gold
+        ],
+        expected=outcome,
     )
     client = ScorerClient(scorer_server.address)
     await client.wait_ready()
     remote = await client.score(request)
-    local = await Scorer().score(request)
+    local = score_episode(request)
     assert remote == local and remote.reward == 0 and remote.outputs_found
+    assert remote.diagnostics["gold_actions_matched"] == len(outcome.gold)
+    right = await client.score(request.model_copy(update={"final_hash": outcome.state_hash}))
+    assert right.reward == 1 and right.db_match
     stub = scorer_pb2_grpc.ScorerStub(channel(scorer_server.address))
-    with pytest.raises(grpc.aio.AioRpcError) as unknown:
+    with pytest.raises(grpc.aio.AioRpcError) as no_expected:
         await stub.Score(
-            scorer_pb2.ScoreRequest(domain="retail", task_id="nope", termination=common_pb2.USER_STOP)
+            scorer_pb2.ScoreRequest(domain="retail", task_id=task.id, termination=common_pb2.USER_STOP)
         )
-    assert unknown.value.code() == grpc.StatusCode.NOT_FOUND and "unknown task" in unknown.value.details()
+    assert no_expected.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "expected is not set" in no_expected.value.details()
     with pytest.raises(grpc.aio.AioRpcError) as unset:
         await stub.Score(scorer_pb2.ScoreRequest(domain="retail", task_id=task.id))
     assert unset.value.code() == grpc.StatusCode.INVALID_ARGUMENT

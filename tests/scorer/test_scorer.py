@@ -1,16 +1,19 @@
-"""Reward rules and the ground-truth replay, on real airline and retail tasks; expected outputs."""
+"""Reward rules on real airline and retail tasks (their expected outcomes computed as the domain
+server computes them); expected outputs; the scorer needs nothing but the request."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
 from taue.contracts.episode import LoggedCall, Message
 from taue.contracts.tasks import Action
+from taue.envs.runtime.catalog import ExpectedOutcomes, expected_outcome
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.task_checks import output_problems, replay, too_short
-from taue.scorer.replay import ExpectedStates
 from taue.scorer.reward import outputs_found, score
-from taue.scorer.scoring import Scorer, ScoreRequest
+from taue.scorer.scoring import ScoreRequest, score_episode
 
 
 def task_with_outputs(domain_name: str):
@@ -18,8 +21,8 @@ def task_with_outputs(domain_name: str):
     return domain, next(t for t in domain.tasks if t.evaluation.outputs)
 
 
-async def expected(domain, task) -> str:
-    return await ExpectedStates().hash_for(domain, task)
+async def expected(domain, task):
+    return await expected_outcome(domain, task)
 
 
 def said(*texts: str) -> list[Message]:
@@ -30,29 +33,45 @@ async def test_expected_hash_is_the_replayed_state_and_differs_from_seed() -> No
     domain, task = task_with_outputs("airline")
     db, log = await replay(domain, task.evaluation.actions)
     assert all(call.ok for call in log)
-    assert await expected(domain, task) == db.state_hash()
-    assert await expected(domain, task) != domain.new_database().state_hash()
+    outcome = await expected(domain, task)
+    assert outcome.state_hash == db.state_hash()
+    assert outcome.state_hash != domain.new_database().state_hash()
+    assert outcome.outputs == task.evaluation.outputs and len(outcome.gold) == len(task.evaluation.actions)
+    assert {g.name for g in outcome.gold if g.writes} == {
+        a.name for a in task.evaluation.actions if a.name in domain.write_tools
+    }
+
+
+async def test_expected_outcomes_are_computed_once_per_task() -> None:
+    domain, task = task_with_outputs("retail")
+    outcomes = ExpectedOutcomes(domain)
+    first, second = await asyncio.gather(outcomes.get(task), outcomes.get(task))
+    assert first is second and first == await expected(domain, task)
 
 
 @pytest.mark.parametrize("domain_name", ["airline", "retail"])
 async def test_reward_rules(domain_name: str) -> None:
     domain, task = task_with_outputs(domain_name)
-    gold = await expected(domain, task)
+    outcome = await expected(domain, task)
+    gold = outcome.state_hash
     everything = " ".join(task.evaluation.outputs)
     # 1: right database and every output said.
-    assert score(domain, task, gold, gold, said(everything), [], "user_stop").reward == 1
+    assert score(outcome, gold, said(everything), [], "user_stop").reward == 1
     # -1: UNSATISFIED wins even with the right database and outputs.
-    unsat = score(domain, task, gold, gold, said(everything), [], "user_unsatisfied")
+    unsat = score(outcome, gold, said(everything), [], "user_unsatisfied")
     assert unsat.reward == -1 and unsat.db_match is None
     # 0: wrong database.
-    wrong_db = score(domain, task, gold, "0" * 64, said(everything), [], "user_stop")
+    wrong_db = score(outcome, "0" * 64, said(everything), [], "user_stop")
     assert wrong_db.reward == 0 and wrong_db.db_match is False
     # 0: an output never said.
-    missing = score(domain, task, gold, gold, said("nothing useful"), [], "user_stop")
+    missing = score(outcome, gold, said("nothing useful"), [], "user_stop")
     assert missing.reward == 0 and not all(missing.outputs_found.values())
     # 0: any other termination, even with everything right.
     for termination in ("max_turns", "max_tool_calls", "timeout", "agent_error"):
-        assert score(domain, task, gold, gold, said(everything), [], termination).reward == 0
+        assert score(outcome, gold, said(everything), [], termination).reward == 0
+    # 0: a transfer where the ground truth does not transfer.
+    assert not outcome.transfer_expected
+    assert score(outcome, gold, said(everything), [], "agent_transfer").reward == 0
 
 
 def test_outputs_match_by_tokens_numbers_by_value() -> None:
@@ -84,23 +103,25 @@ def test_outputs_match_by_tokens_numbers_by_value() -> None:
 
 async def test_transfer_scores_only_when_the_gold_transfers() -> None:
     domain, task = task_with_outputs("airline")
-    gold = await expected(domain, task)
+    outcome = await expected(domain, task)
+    gold = outcome.state_hash
     everything = said(" ".join(task.evaluation.outputs))
-    assert not any(a.name in domain.terminal_tools for a in task.evaluation.actions)
+    assert not outcome.transfer_expected
     # The agent did every write and said everything, then handed the user off: abandoned, 0.
-    abandoned = score(domain, task, gold, gold, everything, [], "agent_transfer")
+    abandoned = score(outcome, gold, everything, [], "agent_transfer")
     assert abandoned.reward == 0 and abandoned.db_match is True and all(abandoned.outputs_found.values())
     transfer = Action(name="transfer_to_human_agents", arguments={"summary": "needs a human"})
     actions = [*task.evaluation.actions, transfer]
     transferring = task.model_copy(
         update={"evaluation": task.evaluation.model_copy(update={"actions": actions})}
     )
-    assert await expected(domain, transferring) == gold  # the transfer changes no state
-    assert score(domain, transferring, gold, gold, everything, [], "agent_transfer").reward == 1
-    assert score(domain, transferring, gold, "0" * 64, everything, [], "agent_transfer").reward == 0
-    assert score(domain, transferring, gold, gold, said("bye"), [], "agent_transfer").reward == 0
-    assert score(domain, transferring, gold, gold, everything, [], "user_stop").reward == 1
-    assert score(domain, task, gold, gold, everything, [], "user_stop").reward == 1
+    with_transfer = await expected(domain, transferring)
+    assert with_transfer.transfer_expected and with_transfer.state_hash == gold  # no state change
+    assert score(with_transfer, gold, everything, [], "agent_transfer").reward == 1
+    assert score(with_transfer, "0" * 64, everything, [], "agent_transfer").reward == 0
+    assert score(with_transfer, gold, said("bye"), [], "agent_transfer").reward == 0
+    assert score(with_transfer, gold, everything, [], "user_stop").reward == 1
+    assert score(outcome, gold, everything, [], "user_stop").reward == 1
 
 
 def test_short_outputs_need_numeric_context() -> None:
@@ -137,7 +158,7 @@ async def test_diagnostics_compare_server_log_with_gold() -> None:
     ]
     log.append(LoggedCall(name="think", arguments={"thought": "x"}, ok=True))
     log.append(LoggedCall(name=gold_writes[0].name, arguments={"bogus": 1}, ok=True, writes=True))
-    breakdown = await Scorer().score(
+    breakdown = score_episode(
         ScoreRequest(
             domain="retail",
             task_id=task.id,
@@ -145,6 +166,7 @@ async def test_diagnostics_compare_server_log_with_gold() -> None:
             transcript=said("Is it done?"),
             tool_log=log,
             termination="user_stop",
+            expected=await expected(domain, task),
         )
     )
     d = breakdown.diagnostics
@@ -155,10 +177,16 @@ async def test_diagnostics_compare_server_log_with_gold() -> None:
     assert d["questions_to_user"] == 1 and d["tool_calls"] == len(log)
 
 
-async def test_scorer_rejects_unknown_task() -> None:
-    with pytest.raises(KeyError, match="unknown task"):
-        await Scorer().score(
+async def test_scorer_rejects_the_expected_outcome_of_another_task() -> None:
+    domain, task = task_with_outputs("retail")
+    with pytest.raises(ValueError, match="expected outcome is of task"):
+        score_episode(
             ScoreRequest(
-                domain="retail", task_id="nope", final_hash=None, transcript=[], termination="user_stop"
+                domain="retail",
+                task_id="nope",
+                final_hash=None,
+                transcript=[],
+                termination="user_stop",
+                expected=await expected(domain, task),
             )
         )

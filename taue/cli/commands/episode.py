@@ -1,8 +1,8 @@
 """`taue episode new|say|score`: one episode on a running stack, driven by hand or by your own agent.
 
 The agent gets only the MCP URL and token; this command plays the runner's part (control port,
-simulator, scorer). Episode bookkeeping is kept in `$TAUE_HOME/episodes/<episode id>.json`
-(default `~/.taue`).
+simulator, scorer) with the runner's own episode steps (taue.runner.episode). Episode bookkeeping
+is kept in `$TAUE_HOME/episodes/<episode id>.json` (default `~/.taue`).
 """
 
 from __future__ import annotations
@@ -78,13 +78,7 @@ def new(
     control_url = env or os.environ.get(f"TAUE_ENV_{domain.upper()}")
     if not control_url:
         raise _fail(f"give --env or set TAUE_ENV_{domain.upper()} to the control URL of the {domain} server")
-    try:
-        from taue.envs.runtime.discovery import get_domain
-
-        task_model = get_domain(domain).task_index[task]
-    except KeyError:
-        raise _fail(f"unknown domain or task: {domain!r} / {task!r}") from None
-    state = asyncio.run(_new(domain, task_model, seed, control_url, simulator, scorer))
+    state = asyncio.run(_new(domain, task, seed, control_url, simulator, scorer))
     _save(state)
     first = state.transcript[0].content
     if as_json:
@@ -104,39 +98,39 @@ def new(
     typer.echo(f"(send 'Authorization: Bearer <token>' with every MCP request)\n\nuser: {first}")
 
 
-async def _new(domain: str, task, seed: int, control_url: str, simulator: str, scorer: str) -> EpisodeState:
+async def _new(
+    domain: str, task_id: str, seed: int, control_url: str, simulator: str, scorer: str
+) -> EpisodeState:
     import httpx2
 
     from taue.contracts.episode import Message
     from taue.runner.control import ControlClient, InfraError
+    from taue.runner.episode import open_episode
     from taue.runner.episode_state import EpisodeState
     from taue.simulator.client import SimulatorCallError, SimulatorClient
     from taue.simulator.session import UserOptions
 
+    client = SimulatorClient(simulator)
     async with httpx2.AsyncClient(timeout=30) as http:
         control = ControlClient(control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
         try:
-            created = await control.create_episode(task.id, seed)
-        except (InfraError, ValueError) as exc:
+            task = await control.task(task_id)
+            opened = await open_episode(control, client, task, seed, UserOptions())
+        except (InfraError, ValueError, SimulatorCallError) as exc:
             raise _fail(str(exc)) from None
-    client = SimulatorClient(simulator)
-    try:
-        session_id, first = await client.start(task, seed, UserOptions())
-    except SimulatorCallError as exc:
-        raise _fail(str(exc)) from None
-    finally:
-        await client.close()
+        finally:
+            await client.close()
     return EpisodeState(
-        episode_id=created.episode_id,
+        episode_id=opened.created.episode_id,
         domain=domain,
         task_id=task.id,
         control_url=control_url,
         simulator=simulator,
         scorer=scorer,
-        session_id=session_id,
-        mcp_url=created.mcp_url,
-        token=created.token,
-        transcript=[Message(role="user", content=first)],
+        session_id=opened.session_id,
+        mcp_url=opened.created.mcp_url,
+        token=opened.created.token,
+        transcript=[Message(role="user", content=opened.first_message)],
     )
 
 
@@ -208,31 +202,18 @@ async def _score(state: EpisodeState, termination: str):
     import httpx2
 
     from taue.runner.control import ControlClient, InfraError
+    from taue.runner.episode import score_episode
     from taue.scorer.client import ScorerCallError, ScorerClient
-    from taue.scorer.scoring import ScoreRequest
 
+    client = ScorerClient(state.scorer)
     async with httpx2.AsyncClient(timeout=30) as http:
         control = ControlClient(state.control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
         try:
-            final_hash = await control.state_hash(state.episode_id)
-            tool_log, ended = await control.tool_log_since(state.episode_id, 0)
-        except (InfraError, ValueError) as exc:
-            raise _fail(str(exc)) from None
-    if ended and termination == "max_turns":
-        termination = "agent_transfer"
-    client = ScorerClient(state.scorer)
-    try:
-        return await client.score(
-            ScoreRequest(
-                domain=state.domain,
-                task_id=state.task_id,
-                final_hash=final_hash,
-                transcript=state.transcript,
-                tool_log=tool_log,
-                termination=termination,
+            breakdown, _ = await score_episode(
+                control, client, state.domain, state.task_id, state.episode_id, state.transcript, termination
             )
-        )
-    except ScorerCallError as exc:
-        raise _fail(str(exc)) from None
-    finally:
-        await client.close()
+        except (InfraError, ValueError, ScorerCallError) as exc:
+            raise _fail(str(exc)) from None
+        finally:
+            await client.close()
+    return breakdown

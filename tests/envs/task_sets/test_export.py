@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from taue.cli import app
 from taue.contracts.tasks import Task
+from taue.envs.runtime.catalog import expected_outcome
 from taue.envs.runtime.database import SeedImage
 from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.envs.runtime.domain import Domain
@@ -26,7 +27,6 @@ from taue.envs.task_sets.exporter import published_tables, seed_state, write_tab
 from taue.envs.task_sets.loader import read_table, table_models
 from taue.runner.db_export import live_state, state_after
 from taue.runner.mcp_session import episode_session
-from taue.scorer.replay import ExpectedStates
 
 
 def taue(*args: str) -> Result:
@@ -45,10 +45,10 @@ def state_of_files(domain: Domain, folder: Path) -> str:
 
 
 async def expected_state(domain: Domain, task: Task) -> str:
-    """The canonical state after the task's ground truth, as the scorer replays it for its hash."""
+    """The canonical state after the task's ground truth, as the domain server replays it for its hash."""
     actions = [a for a in task.initial_state + task.evaluation.actions if a.name not in domain.terminal_tools]
     db, _ = await replay(domain, actions)
-    assert db.state_hash() == await ExpectedStates().hash_for(domain, task)
+    assert db.state_hash() == (await expected_outcome(domain, task)).state_hash
     return db.canonical_state()
 
 
