@@ -16,6 +16,7 @@ FOLDERS = {
     "taue.envs": "envs",
     "taue.scorer": "scorer",
     "taue.runner": "agent-runner",
+    "taue.tracer": "tracer",
     "taue.cli": "taue/cli",
 }
 ALLOWED = {
@@ -25,6 +26,7 @@ ALLOWED = {
     "taue.envs": {"taue.contracts"},
     "taue.scorer": {"taue.contracts", "taue.proto"},
     "taue.runner": {"taue.contracts", "taue.proto", "taue.envs", "taue.simulator", "taue.scorer"},
+    "taue.tracer": {"taue.contracts", "taue.envs", "taue.simulator", "taue.runner"},
     "taue.cli": set(FOLDERS) - {"taue.cli"},
 }
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import uvicorn
 
+from taue.contracts.tasks import Task
 from taue.envs.runtime.control_app import build_control_app
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.episodes import EpisodeRegistry
@@ -45,12 +46,15 @@ class DomainServer:
     """Host name agents use to reach the MCP port (a compose service name, say)."""
     allowed_hosts: list[str] | None = None
     admin_token: str | None = None
+    tasks: list[Task] | None = None
+    """The tasks to serve instead of the domain's own (the Tracer verifies candidates this way)."""
     registry: EpisodeRegistry = field(init=False)
     _servers: list[uvicorn.Server] = field(init=False, default_factory=list)
     _tasks: list[asyncio.Task[None]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
-        self.registry = EpisodeRegistry(self.domain)
+        tasks = None if self.tasks is None else {task.id: task for task in self.tasks}
+        self.registry = EpisodeRegistry(self.domain, tasks)
         self._mcp_socket = bind_socket(self.host, self.mcp_port)
         self._control_socket = bind_socket(self.host, self.control_port)
         self.mcp_port = self._mcp_socket.getsockname()[1]

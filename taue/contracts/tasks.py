@@ -139,6 +139,11 @@ class Provenance(Strict):
         default=None, description="Imported tasks: the published emotion family, where it differed."
     )
     flags: list[str] = Field(default_factory=list, description="What an importer changed, and why.")
+    stages: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Tracer tasks: each stage's decisions (intents, workflow paths, customer, feeling, "
+        "condition), enough to see how the task was made.",
+    )
 
 
 class Task(Strict):

@@ -1,0 +1,632 @@
+"""Retail's parts for the Tracer (docs/tracer.md): customers, intents grounded on their orders, and
+the hard rules of policy.md as code."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from taue.contracts.tasks import Action
+from taue.envs.retail.generate import generate
+from taue.envs.retail.models import Order, Product, User
+from taue.envs.retail.tools import CANCEL_REASONS
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, Rule, TracerSpec
+
+Record = dict[str, Any]
+
+NEW_ADDRESSES = (
+    ("418 Lakeshore Drive", "Apt 12", "Madison", "WI", "53703"),
+    ("77 Copperfield Lane", "", "Boise", "ID", "83702"),
+    ("2305 Bramble Street", "Suite 4B", "Raleigh", "NC", "27605"),
+    ("9 Heron Point Road", "Unit 3", "Savannah", "GA", "31401"),
+    ("1540 Mesa Verde Way", "", "Tucson", "AZ", "85719"),
+    ("63 Old Mill Road", "Apt 7", "Burlington", "VT", "05401"),
+    ("880 Juniper Court", "", "Eugene", "OR", "97401"),
+    ("12 Harbor View Terrace", "Apt 3C", "Portland", "ME", "04101"),
+)
+
+PERSONAS = (
+    "a busy nurse who shops online between shifts",
+    "a graduate student who has just moved across town",
+    "a retired teacher who takes her time with online shopping",
+    "a small-business owner buying supplies for the shop",
+    "a parent organising a birthday on a tight budget",
+    "a software engineer who wants things done quickly",
+    "a college athlete ordering gear for the season",
+    "a freelance photographer who travels for work",
+    "a first-time online shopper who double-checks everything",
+    "a night-shift security guard calling on a break",
+    "a home cook upgrading the kitchen",
+    "a caregiver ordering for an elderly relative",
+)
+
+# --------------------------------------------------------------------------------------- policy rules
+
+CANCEL_PENDING_ONLY = Rule(
+    "cancel-pending-only",
+    "Only pending orders can be cancelled.",
+    (
+        "only pending orders",
+        "not pending",
+        "already shipped",
+        "already been shipped",
+        "already been delivered",
+    ),
+)
+CANCEL_REASON = Rule(
+    "cancel-reason", "The reason for a cancellation must be 'no longer needed' or 'ordered by mistake'.", ()
+)
+MODIFY_PENDING_ONLY = Rule(
+    "modify-pending-only",
+    "Only pending orders can have their address, payment or items changed.",
+    (
+        "only pending orders",
+        "not pending",
+        "already shipped",
+        "already been shipped",
+        "already been delivered",
+    ),
+)
+DELIVERED_ONLY = Rule(
+    "delivered-only", "Only delivered orders can be returned or exchanged.", ("not delivered",)
+)
+REFUND_TARGET = Rule(
+    "refund-original-or-gift-card",
+    "A return is refunded to the order's original payment method or to a gift card.",
+    ("original payment method", "original payment", "a gift card"),
+)
+SAME_PRODUCT = Rule(
+    "same-product-variant", "An item can only become an available variant of the same product.", ()
+)
+GIFT_CARD_BALANCE = Rule("gift-card-balance", "A gift card must cover what it pays.", ("gift card balance",))
+ONE_PAYMENT = Rule(
+    "one-payment-change", "The payment of an order can change only while it has one payment.", ()
+)
+OWN_METHOD = Rule("own-payment-method", "Only the customer's own payment methods can be used.", ())
+
+
+# ------------------------------------------------------------------------------------------ seed view
+
+
+@dataclass
+class RetailView:
+    users: dict[str, Record]
+    orders: dict[str, Record]
+    products: dict[str, Record]
+
+    def orders_of(self, user_id: str, *statuses: str) -> list[Record]:
+        orders = [self.orders[o] for o in self.users[user_id]["orders"]]
+        return [o for o in orders if o["status"] in statuses]
+
+    def lookups(self, order: Record) -> Lookups:
+        """The owner's orders, in their profile's order, up to the wanted one."""
+        ids = self.users[order["user_id"]]["orders"]
+        return Lookups(tuple(ids[: ids.index(order["order_id"]) + 1]))
+
+    def methods(self, user_id: str, *sources: str) -> list[Record]:
+        methods = self.users[user_id]["payment_methods"]
+        return [methods[k] for k in sorted(methods) if methods[k]["source"] in sources]
+
+    def original_method(self, order: Record) -> Record:
+        return self.users[order["user_id"]]["payment_methods"][
+            order["payment_history"][0]["payment_method_id"]
+        ]
+
+    def variant_swap(self, order: Record, rng: random.Random) -> tuple[Record, Record] | None:
+        """An item of the order (its id once in it) and an available variant differing in one option."""
+        counts = [item["item_id"] for item in order["items"]]
+        options = []
+        for item in order["items"]:
+            if counts.count(item["item_id"]) != 1:
+                continue
+            for item_id, variant in sorted(self.products[item["product_id"]]["variants"].items()):
+                changed = [k for k in variant["options"] if variant["options"][k] != item["options"].get(k)]
+                if variant["available"] and item_id != item["item_id"] and len(changed) == 1:
+                    options.append((item, variant))
+        return rng.choice(options) if options else None
+
+    @cached_property
+    def name_zip_counts(self) -> dict[tuple[str, str, str], int]:
+        counts: dict[tuple[str, str, str], int] = {}
+        for user in self.users.values():
+            key = _name_zip(user)
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
+
+def load(seed: int) -> RetailView:
+    rows = generate(seed)
+    return RetailView(
+        users={r.user_id: r.to_record() for r in rows if isinstance(r, User)},
+        orders={r.order_id: r.to_record() for r in rows if isinstance(r, Order)},
+        products={r.product_id: r.to_record() for r in rows if isinstance(r, Product)},
+    )
+
+
+def _name_zip(user: Record) -> tuple[str, str, str]:
+    return (user["name"]["first_name"].lower(), user["name"]["last_name"].lower(), user["address"]["zip"])
+
+
+def customers(view: RetailView) -> list[Customer]:
+    result = []
+    for index, (user_id, user) in enumerate(sorted(view.users.items())):
+        name = f"{user['name']['first_name']} {user['name']['last_name']}"
+        if index % 3 == 2 and view.name_zip_counts[_name_zip(user)] == 1:
+            known = {
+                "first_name": user["name"]["first_name"],
+                "last_name": user["name"]["last_name"],
+                "zip": user["address"]["zip"],
+            }
+            first = Action(name="find_user_id_by_name_zip", arguments=known)
+        else:
+            known = {"email": user["email"]}
+            first = Action(name="find_user_id_by_email", arguments=known)
+        identity = (first, Action(name="get_user_details", arguments={"user_id": user_id}))
+        result.append(Customer(user_id, name, identity, known, {"user_id": user_id}))
+    return result
+
+
+# ------------------------------------------------------------------------------------------- phrasing
+
+
+def describe_item(item: Record) -> str:
+    options = ", ".join(f"{key}: {value}" for key, value in item["options"].items())
+    return f"{item['name']} ({options})"
+
+
+def describe_change(item: Record, variant: Record) -> str:
+    changes = [
+        f"{key} {value} instead of {item['options'][key]}"
+        for key, value in variant["options"].items()
+        if item["options"].get(key) != value
+    ]
+    return f"the same {item['name']} but {' and '.join(changes)}"
+
+
+def describe_method(method: Record) -> str:
+    if method["source"] == "credit_card":
+        return f"{method['brand'].title()} credit card ending in {method['last_four']}"
+    return "gift card" if method["source"] == "gift_card" else "PayPal account"
+
+
+def listed(names: list[str]) -> str:
+    names = list(dict.fromkeys(names))
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def order_words(order: Record) -> str:
+    return f"the order with {listed([i['name'] for i in order['items']])}"
+
+
+def address_arguments(rng: random.Random) -> tuple[dict[str, str], str]:
+    address1, address2, city, state, zip_code = rng.choice(NEW_ADDRESSES)
+    arguments = {
+        "address1": address1,
+        "address2": address2,
+        "city": city,
+        "state": state,
+        "country": "USA",
+        "zip": zip_code,
+    }
+    unit = f" {address2}" if address2 else ""
+    return arguments, f"{address1}{unit}, {city}, {state} {zip_code}, USA"
+
+
+def write(name: str, **arguments: Any) -> Action:
+    return Action(name=name, arguments=arguments)
+
+
+def _order_bindings(view: RetailView, order: Record, item: Record | None = None) -> dict[str, Any]:
+    product = (item or order["items"][0])["product_id"]
+    return {"order_id": view.lookups(order), "product_id": product}
+
+
+# -------------------------------------------------------------------------------------------- intents
+
+
+def cancel_order(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
+    return _cancel(view, customer, rng, ("pending",))
+
+
+def cancel_shipped_order(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
+    return _cancel(view, customer, rng, ("processed", "delivered"))
+
+
+def _cancel(
+    view: RetailView, customer: Customer, rng: random.Random, statuses: tuple[str, ...]
+) -> Grounded | None:
+    orders = view.orders_of(customer.id, *statuses)
+    if not orders:
+        return None
+    order = rng.choice(orders)
+    reason = rng.choice(CANCEL_REASONS)
+    because = "I ordered it by mistake" if reason == "ordered by mistake" else "I no longer need it"
+    words = order_words(order)
+    return Grounded(
+        request=f"Please cancel {words}; {because}.",
+        situation=f"You want {words} cancelled because {because.replace('I ', 'you ', 1)}",
+        bindings=_order_bindings(view, order),
+        write=write("cancel_pending_order", order_id=order["order_id"], reason=reason),
+        entities=frozenset({order["order_id"]}),
+        known={"cancel_reason": reason, "order_to_cancel": words},
+        discoverable={"order_id": order["order_id"]},
+        evidence=(order["order_id"],),
+        reason="Cancel an order.",
+    )
+
+
+def reroute_order(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
+    return _reroute(view, customer, rng, ("pending",))
+
+
+def reroute_shipped_order(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
+    return _reroute(view, customer, rng, ("processed",))
+
+
+def _reroute(
+    view: RetailView, customer: Customer, rng: random.Random, statuses: tuple[str, ...]
+) -> Grounded | None:
+    orders = view.orders_of(customer.id, *statuses)
+    if not orders:
+        return None
+    order = rng.choice(orders)
+    arguments, text = address_arguments(rng)
+    words = order_words(order)
+    return Grounded(
+        request=f"Please ship {words} to {text} instead.",
+        situation=f"You want {words} shipped to {text} instead of the address on the order",
+        bindings=_order_bindings(view, order),
+        write=write("modify_pending_order_address", order_id=order["order_id"], **arguments),
+        entities=frozenset({order["order_id"]}),
+        known={"new_shipping_address": text, "order_to_reroute": words},
+        discoverable={"order_id": order["order_id"]},
+        evidence=(order["order_id"], arguments["address1"]),
+        reason="Send an order to another address.",
+    )
+
+
+def swap_item(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
+    for order in _shuffled(view.orders_of(customer.id, "pending"), rng):
+        swap = view.variant_swap(order, rng)
+        if swap is None:
+            continue
+        item, variant = swap
+        method = _payer(view, customer.id, variant["price"] - item["price"], rng)
+        if method is None:
+            continue
+        return _variant_goal(view, order, item, variant, method, "modify_pending_order_items", "change")
+    return None
+
+
+def exchange_item(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
+    for order in _shuffled(view.orders_of(customer.id, "delivered"), rng):
+        swap = view.variant_swap(order, rng)
+        if swap is None:
+            continue
+        item, variant = swap
+        method = _payer(view, customer.id, variant["price"] - item["price"], rng)
+        if method is None:
+            continue
+        return _variant_goal(view, order, item, variant, method, "exchange_delivered_order_items", "exchange")
+    return None
+
+
+def _variant_goal(
+    view: RetailView, order: Record, item: Record, variant: Record, method: Record, tool: str, verb: str
+) -> Grounded:
+    change = describe_change(item, variant)
+    return Grounded(
+        request=f"I'd like to {verb} the {item['name']} for {change}, settling any difference with my "
+        f"{describe_method(method)}.",
+        situation=f"You want to {verb} the {describe_item(item)} in {order_words(order)} for {change}, and "
+        f"settle any price difference with your {describe_method(method)}",
+        bindings=_order_bindings(view, order, item),
+        write=write(
+            tool,
+            order_id=order["order_id"],
+            item_ids=[item["item_id"]],
+            new_item_ids=[variant["item_id"]],
+            payment_method_id=method["id"],
+        ),
+        entities=frozenset({order["order_id"]}),
+        known={
+            f"item_to_{verb}": describe_item(item),
+            "wanted_change": change,
+            "pay_with": describe_method(method),
+        },
+        discoverable={
+            "order_id": order["order_id"],
+            "item_id": item["item_id"],
+            "new_item_id": variant["item_id"],
+        },
+        evidence=(order["order_id"],),
+        reason=f"{verb.title()} an item for another variant.",
+    )
+
+
+def _payer(view: RetailView, user_id: str, difference: float, rng: random.Random) -> Record | None:
+    cards = [m for m in view.methods(user_id, "gift_card") if m["balance"] >= max(difference, 0)]
+    others = view.methods(user_id, "credit_card", "paypal")
+    choices = cards + others
+    return rng.choice(choices) if choices else None
+
+
+def change_payment(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
+    for order in _shuffled(view.orders_of(customer.id, "pending"), rng):
+        history = order["payment_history"]
+        if len(history) != 1:
+            continue
+        current, amount = history[0]["payment_method_id"], history[0]["amount"]
+        methods = [
+            m
+            for m in view.methods(customer.id, "credit_card", "paypal", "gift_card")
+            if m["id"] != current and (m["source"] != "gift_card" or m["balance"] >= amount)
+        ]
+        if not methods:
+            continue
+        method = rng.choice(methods)
+        words = order_words(order)
+        return Grounded(
+            request=f"Please charge {words} to my {describe_method(method)} instead.",
+            situation=f"You want {words} paid with your {describe_method(method)} instead",
+            bindings=_order_bindings(view, order),
+            write=write(
+                "modify_pending_order_payment", order_id=order["order_id"], payment_method_id=method["id"]
+            ),
+            entities=frozenset({order["order_id"]}),
+            known={"order_to_repay": words, "pay_with": describe_method(method)},
+            discoverable={"order_id": order["order_id"], "payment_method_id": method["id"]},
+            evidence=(order["order_id"],),
+            reason="Pay an order another way.",
+        )
+    return None
+
+
+def return_items(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
+    for order in _shuffled(view.orders_of(customer.id, "delivered"), rng):
+        methods = [view.original_method(order), *view.methods(customer.id, "gift_card")]
+        method = rng.choice(list({m["id"]: m for m in methods}.values()))
+        return _return(view, order, method, rng)
+    return None
+
+
+def refund_to_other_card(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
+    for order in _shuffled(view.orders_of(customer.id, "delivered"), rng):
+        original = view.original_method(order)["id"]
+        others = [m for m in view.methods(customer.id, "credit_card", "paypal") if m["id"] != original]
+        if others:
+            return _return(view, order, rng.choice(others), rng)
+    return None
+
+
+def _return(view: RetailView, order: Record, method: Record, rng: random.Random) -> Grounded | None:
+    singles = [i for i in order["items"] if [j["item_id"] for j in order["items"]].count(i["item_id"]) == 1]
+    if not singles:
+        return None
+    items = sorted(rng.sample(singles, min(len(singles), rng.choice((1, 1, 2)))), key=lambda i: i["item_id"])
+    described = listed([describe_item(i) for i in items])
+    refund = describe_method(method)
+    return Grounded(
+        request=f"I want to return the {listed([i['name'] for i in items])}, refunded to my {refund}.",
+        situation=f"You want to return the {described} from a delivered order, refunded to your {refund}",
+        bindings=_order_bindings(view, order, items[0]),
+        write=write(
+            "return_delivered_order_items",
+            order_id=order["order_id"],
+            item_ids=[i["item_id"] for i in items],
+            payment_method_id=method["id"],
+        ),
+        entities=frozenset({order["order_id"]}),
+        known={"items_to_return": described, "refund_to": refund},
+        discoverable={"order_id": order["order_id"], "item_ids": ", ".join(i["item_id"] for i in items)},
+        evidence=(order["order_id"],),
+        reason="Return items of a delivered order.",
+    )
+
+
+def update_default_address(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
+    orders = view.users[customer.id]["orders"]
+    if not orders:
+        return None
+    arguments, text = address_arguments(rng)
+    return Grounded(
+        request=f"I've moved: please make {text} the default address on my account.",
+        situation=f"You have moved and want {text} as the default address on your account",
+        bindings={"order_id": Lookups(tuple(orders))},
+        write=write("modify_user_address", user_id=customer.id, **arguments),
+        entities=frozenset({f"{customer.id}:address"}),
+        known={"new_default_address": text},
+        evidence=(arguments["address1"],),
+        reason="Update the account's default address.",
+    )
+
+
+def tracking_number(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
+    shipped = [o for o in view.orders_of(customer.id, "processed", "delivered") if o["fulfillments"]]
+    if not shipped:
+        return None
+    order = rng.choice(shipped)
+    tracking = order["fulfillments"][0]["tracking_id"][0]
+    words = order_words(order)
+    return Grounded(
+        kind="information",
+        request=f"What is the tracking number of {words}?",
+        situation=f"You want the tracking number of {words}",
+        bindings=_order_bindings(view, order),
+        entities=frozenset({order["order_id"]}),
+        known={"order_to_track": words},
+        discoverable={"order_id": order["order_id"]},
+        evidence=(tracking,),
+        reason="Find a shipment's tracking number.",
+    )
+
+
+def _shuffled(records: list[Record], rng: random.Random) -> list[Record]:
+    records = list(records)
+    rng.shuffle(records)
+    return records
+
+
+ORDER_READS = ("get_order_details", "get_product_details", "list_all_product_types")
+
+INTENTS = (
+    Intent(
+        "cancel_order",
+        "cancel_pending_order",
+        cancel_order,
+        "cancelling an order",
+        ORDER_READS,
+        ("get_order_details",),
+    ),
+    Intent(
+        "reroute_order",
+        "modify_pending_order_address",
+        reroute_order,
+        "changing where an order ships",
+        ORDER_READS,
+        ("get_order_details",),
+    ),
+    Intent(
+        "swap_item",
+        "modify_pending_order_items",
+        swap_item,
+        "changing an item of an order",
+        ORDER_READS,
+        ("get_order_details", "get_product_details"),
+    ),
+    Intent(
+        "change_payment",
+        "modify_pending_order_payment",
+        change_payment,
+        "paying for an order another way",
+        ORDER_READS,
+        ("get_order_details",),
+    ),
+    Intent(
+        "return_items",
+        "return_delivered_order_items",
+        return_items,
+        "returning items",
+        ORDER_READS,
+        ("get_order_details",),
+    ),
+    Intent(
+        "exchange_item",
+        "exchange_delivered_order_items",
+        exchange_item,
+        "exchanging an item",
+        ORDER_READS,
+        ("get_order_details", "get_product_details"),
+    ),
+    Intent(
+        "update_default_address",
+        "modify_user_address",
+        update_default_address,
+        "updating an address",
+        ("get_order_details",),
+    ),
+    Intent("tracking_number", "get_order_details", tracking_number, "tracking a delivery", ORDER_READS),
+    Intent(
+        "cancel_shipped_order",
+        "cancel_pending_order",
+        cancel_shipped_order,
+        "cancelling an order",
+        ORDER_READS,
+        ("get_order_details",),
+        challenge=True,
+    ),
+    Intent(
+        "reroute_shipped_order",
+        "modify_pending_order_address",
+        reroute_shipped_order,
+        "changing where an order ships",
+        ORDER_READS,
+        ("get_order_details",),
+        challenge=True,
+    ),
+    Intent(
+        "refund_to_other_card",
+        "return_delivered_order_items",
+        refund_to_other_card,
+        "returning items",
+        ORDER_READS,
+        ("get_order_details",),
+        challenge=True,
+    ),
+)
+
+
+# ----------------------------------------------------------------------------------------- the check
+
+
+def check_policy(view: RetailView, action: Action) -> list[Rule]:
+    """The rules of policy.md that the write `action` breaks, judged on the seed records."""
+    args = action.arguments
+    order = view.orders.get(args.get("order_id", ""))
+    name = action.name
+    broken: list[Rule] = []
+    if order is not None and "payment_method_id" in args:
+        methods = view.users[order["user_id"]]["payment_methods"]
+        if args["payment_method_id"] not in methods:
+            return [OWN_METHOD]
+    if name == "cancel_pending_order":
+        if order["status"] != "pending":
+            broken.append(CANCEL_PENDING_ONLY)
+        if args.get("reason") not in CANCEL_REASONS:
+            broken.append(CANCEL_REASON)
+    elif name.startswith("modify_pending_order"):
+        if order["status"] != "pending":
+            broken.append(MODIFY_PENDING_ONLY)
+        if name == "modify_pending_order_payment":
+            broken += _payment_change_rules(view, order, args)
+    if name in ("modify_pending_order_items", "exchange_delivered_order_items"):
+        broken += _variant_rules(view, order, args)
+    if (
+        name in ("return_delivered_order_items", "exchange_delivered_order_items")
+        and order["status"] != "delivered"
+    ):
+        broken.append(DELIVERED_ONLY)
+    if name == "return_delivered_order_items":
+        original = order["payment_history"][0]["payment_method_id"]
+        method = args["payment_method_id"]
+        if method != original and not method.startswith("gift_card"):
+            broken.append(REFUND_TARGET)
+    return broken
+
+
+def _variant_rules(view: RetailView, order: Record, args: Record) -> list[Rule]:
+    items = {i["item_id"]: i for i in order["items"]}
+    difference = 0.0
+    for old, new in zip(args["item_ids"], args["new_item_ids"], strict=False):
+        item = items.get(old)
+        variant = view.products[item["product_id"]]["variants"].get(new) if item else None
+        if variant is None or not variant["available"]:
+            return [SAME_PRODUCT]
+        difference += variant["price"] - item["price"]
+    method = view.users[order["user_id"]]["payment_methods"][args["payment_method_id"]]
+    return [GIFT_CARD_BALANCE] if method["source"] == "gift_card" and method["balance"] < difference else []
+
+
+def _payment_change_rules(view: RetailView, order: Record, args: Record) -> list[Rule]:
+    history = order["payment_history"]
+    if len(history) != 1 or history[0]["payment_method_id"] == args["payment_method_id"]:
+        return [ONE_PAYMENT]
+    method = view.users[order["user_id"]]["payment_methods"][args["payment_method_id"]]
+    return (
+        [GIFT_CARD_BALANCE]
+        if method["source"] == "gift_card" and method["balance"] < history[0]["amount"]
+        else []
+    )
+
+
+TRACER = TracerSpec(
+    load=load,
+    customers=customers,
+    intents=INTENTS,
+    check_policy=check_policy,
+    personas=PERSONAS,
+    walk_lengths={2: 0.2, 3: 0.45, 4: 0.35},
+    intent_counts={1: 0.15, 2: 0.5, 3: 0.35},
+)

@@ -1,0 +1,120 @@
+"""What a domain declares for the Tracer, the task factory (docs/tracer.md).
+
+A domain's `tracer.py` exposes `TRACER = TracerSpec(...)`: how to read its seed records, who its
+customers are, the intents a customer can bring (each grounded on concrete seed records by a small
+function), and the hard rules of its policy as code. The pipeline itself lives in `taue.tracer`;
+nothing here runs it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from taue.contracts.tasks import Action
+
+
+@dataclass(frozen=True)
+class Customer:
+    """Who a task is for: the gold calls that identify them and the facts they identify with."""
+
+    id: str
+    """The entity key: tasks of the evaluation set and the training split never share one."""
+    name: str
+    identity: tuple[Action, ...]
+    """Gold calls that identify the customer (find their id, read their profile)."""
+    known: Mapping[str, str]
+    """Identity facts the customer states in the first message (e.g. the email)."""
+    bindings: Mapping[str, Any]
+    """Argument values identification makes known (e.g. `user_id`)."""
+
+
+@dataclass(frozen=True)
+class Grounded:
+    """One intent made concrete for one customer: what they want, what it touches, how they say it."""
+
+    request: str
+    """How the customer asks for it, first person."""
+    situation: str
+    """The customer's circumstances, second person, for the instruction ("Your order … arrived")."""
+    bindings: Mapping[str, Any]
+    """Argument values the workflow's reads can use (`order_id`, `product_id`, …)."""
+    write: Action | None = None
+    """The write that does it; for a policy challenge, the write the customer asks for (refused)."""
+    entities: frozenset[str] = frozenset()
+    """The ids this intent touches: intents of one task touch disjoint entities."""
+    kind: Literal["action", "information"] = "action"
+    known: Mapping[str, str] = field(default_factory=dict)
+    """Facts the customer can state when asked."""
+    discoverable: Mapping[str, str] = field(default_factory=dict)
+    """Facts the agent's tools can find."""
+    evidence: tuple[str, ...] = ()
+    """What a report of it names (action) or what the agent must say (information)."""
+    reason: str = ""
+    """Why the customer calls, for the scenario's reason_for_call."""
+
+
+@dataclass(frozen=True)
+class Lookups:
+    """Several values of one parameter in the order a careful agent tries them; the last is the one
+    the intent is about (e.g. the customer's orders read until the right one is found). A workflow
+    that calls the same read n times in a row uses the last n values."""
+
+    values: tuple[Any, ...]
+
+
+Ground = Callable[[Any, Customer, random.Random], Grounded | None]
+"""(seed view, customer, rng) -> the intent grounded for this customer, or None if it does not fit."""
+
+
+@dataclass(frozen=True)
+class Intent:
+    """A workflow a customer can ask for: it ends in `terminal` and passes through some `reads`."""
+
+    name: str
+    terminal: str
+    """The tool the workflow ends in: a write, or a read for an information intent."""
+    ground: Ground
+    topic: str
+    """What the customer calls about, in a few words and no database values ("cancelling an order");
+    the feeling of the task is written from the topics."""
+    reads: tuple[str, ...] = ()
+    """Reads the workflow may pass through on its way to the terminal."""
+    required: tuple[str, ...] = ()
+    """Reads the workflow must include (the policy says to check first)."""
+    challenge: bool = False
+    """A policy challenge: the customer asks for a write the policy forbids; the gold leaves it undone."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A hard rule of the domain's policy, as code checks it."""
+
+    id: str
+    text: str
+    reasons: tuple[str, ...]
+    """Phrases a refusal on this ground would use (the scripted user accepts a refusal naming one)."""
+
+
+PolicyCheck = Callable[[Any, Action], list[Rule]]
+"""(seed view, write) -> the rules the write breaks; empty when the policy allows it."""
+
+
+@dataclass(frozen=True)
+class TracerSpec:
+    load: Callable[[int], Any]
+    """Seed -> the seed view (indexed seed records) the grounders and the policy check read."""
+    customers: Callable[[Any], Sequence[Customer]]
+    """The seed view's customers, in a stable order."""
+    intents: tuple[Intent, ...]
+    check_policy: PolicyCheck
+    personas: tuple[str, ...]
+    """Short descriptions a customer's persona is drawn from ("a nurse who shops between shifts")."""
+    walk_lengths: Mapping[int, float] = field(default_factory=lambda: {2: 0.5, 3: 0.3, 4: 0.2})
+    """Distribution of an intent's workflow length (tool calls, terminal included)."""
+    intent_counts: Mapping[int, float] = field(default_factory=lambda: {1: 0.6, 2: 0.3, 3: 0.1})
+    """Distribution of the number of intents one task composes."""
+    challenge_share: float = 0.15
+    """Share of tasks drawn with one policy-challenge intent."""

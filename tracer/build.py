@@ -1,0 +1,218 @@
+"""The Tracer's builder: candidates through every stage into a domain's evaluation set (emotional
+tasks and their neutral twins, `tasks.json`) and training split (`train.json`), from one seed.
+
+Every candidate draws from its own random stream (`tracer:<domain>:<seed>:<split>:<index>`), so the
+same seed gives the same files byte for byte, and a rejected candidate changes no later draw.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from taue.contracts.emotions import CONDITIONS, Condition
+from taue.contracts.tasks import Provenance, Task, neutral_twin
+from taue.envs.runtime.authoring import TracerSpec
+from taue.envs.runtime.domain import Domain
+from taue.tracer.compose import Draft, Rejected, draft_task
+from taue.tracer.conditions import classified, design_slot, designed_condition, emotion_for, feeling_text
+from taue.tracer.graph import ToolGraph, load_graph
+from taue.tracer.refine import evaluation_of, goal_ids, instruction_of, scenario_of
+from taue.tracer.verify import careful_failures, duplicate_key, task_rejection
+
+EVAL_FILE, TRAIN_FILE = "tasks.json", "train.json"
+CHALLENGE_EVERY = 7
+"""Every 7th evaluation position (from the 4th) holds a policy challenge: 8 of 58, about 14 %."""
+MAX_CANDIDATES_PER_TASK = 60
+FEELING_TRIES = 5
+CAREFUL_ROUNDS = 4
+
+
+class BuildError(RuntimeError):
+    """The domain cannot yield the requested tasks (too many rejections); the message says why."""
+
+
+def tracer_spec(domain: Domain) -> TracerSpec:
+    try:
+        module = importlib.import_module(f"taue.envs.{domain.base}.tracer")
+    except ModuleNotFoundError:
+        raise BuildError(
+            f"domain {domain.name!r} declares no Tracer parts (envs/{domain.base}/tracer.py)"
+        ) from None
+    return module.TRACER
+
+
+@dataclass
+class BuildResult:
+    domain: str
+    seed: int
+    eval_tasks: list[Task] = field(default_factory=list)
+    """Emotional tasks, each followed by its neutral twin."""
+    train_tasks: list[Task] = field(default_factory=list)
+    rejections: Counter[str] = field(default_factory=Counter)
+    candidates: int = 0
+
+
+Progress = Callable[[str, int, int], None]
+
+
+class Builder:
+    def __init__(self, domain: Domain, seed: int = 0, progress: Progress | None = None) -> None:
+        self.domain, self.seed = domain, seed
+        self.spec = tracer_spec(domain)
+        self.view = self.spec.load(seed)
+        self.customers = list(self.spec.customers(self.view))
+        self.graph: ToolGraph = load_graph(domain)
+        self.result = BuildResult(domain.name, seed)
+        self.progress = progress or (lambda stage, done, total: None)
+        self._seen: set[str] = set()
+
+    async def build(
+        self, eval_count: int = 58, train_count: int = 700, verify_with_agent: bool = True
+    ) -> BuildResult:
+        emotional = await self._evaluation_set(eval_count, verify_with_agent)
+        self.result.eval_tasks = [t for task in emotional for t in (task, neutral_twin(task))]
+        taken = {e for task in emotional for e in task.provenance.stages["entities"]}
+        self.result.train_tasks = await self._training_split(train_count, taken)
+        return self.result
+
+    async def _evaluation_set(self, count: int, verify_with_agent: bool) -> list[Task]:
+        tasks: list[Task | None] = [None] * count
+        used: set[str] = set()
+        counter = iter(range(10**9))
+        for position in range(count):
+            tasks[position] = await self._accepted(position, "eval", used, counter, count)
+            self.progress("evaluation", position + 1, count)
+        for _ in range(CAREFUL_ROUNDS if verify_with_agent else 0):
+            failed = await careful_failures(self.domain, self._with_twins(tasks), self.seed)
+            failed_positions = [i for i, t in enumerate(tasks) if t is not None and t.id in failed]
+            if not failed_positions:
+                break
+            self.result.rejections["careful agent fails"] += len(failed_positions)
+            for position in failed_positions:
+                tasks[position] = await self._accepted(position, "eval", used, counter, count)
+        else:
+            if verify_with_agent:
+                raise BuildError(
+                    f"{self.domain.name}: the careful agent still fails tasks after {CAREFUL_ROUNDS} rounds"
+                )
+        return [task for task in tasks if task is not None]
+
+    async def _training_split(self, count: int, taken: set[str]) -> list[Task]:
+        tasks = []
+        counter = iter(range(10**9))
+        for position in range(count):
+            tasks.append(await self._accepted(position, "train", set(taken), counter, count))
+            self.progress("training", position + 1, count)
+        return tasks
+
+    def _with_twins(self, tasks: list[Task | None]) -> list[Task]:
+        return [t for task in tasks if task is not None for t in (task, neutral_twin(task))]
+
+    async def _accepted(self, position: int, split: str, used: set[str], counter, count: int) -> Task:
+        """The next candidate that passes every stage, for this position of the split."""
+        for _ in range(MAX_CANDIDATES_PER_TASK):
+            index = next(counter)
+            self.result.candidates += 1
+            try:
+                task = await self._candidate(position, split, index, used)
+            except Rejected as rejected:
+                self.result.rejections[rejected.reason] += 1
+                continue
+            used.update(task.provenance.stages["entities"])
+            return task
+        raise BuildError(
+            f"{self.domain.name}: no {split} task for position {position} of {count} after "
+            f"{MAX_CANDIDATES_PER_TASK} candidates; most common rejections: "
+            f"{self.result.rejections.most_common(3)}"
+        )
+
+    async def _candidate(self, position: int, split: str, index: int, used: set[str]) -> Task:
+        rng = random.Random(f"tracer:{self.domain.name}:{self.seed}:{split}:{index}")
+        challenge = (position % CHALLENGE_EVERY == 3) if split == "eval" else None
+        pool = [c for c in self.customers if c.id not in used]
+        draft = draft_task(self.spec, self.view, self.domain, self.graph, pool, rng, challenge)
+        if draft.entities & used:
+            raise Rejected("entities already used")
+        task = self._task(draft, position, split, index, rng)
+        reason = await task_rejection(self.domain, task)
+        if reason is not None:
+            raise Rejected(reason)
+        key = duplicate_key(task, self.domain.write_tools)
+        if key in self._seen:
+            raise Rejected("near-duplicate")
+        self._seen.add(key)
+        return task
+
+    def _task(self, draft: Draft, position: int, split: str, index: int, rng: random.Random) -> Task:
+        name = self.domain.name
+        task_id = f"{name}-{position + 1:03d}" if split == "eval" else f"{name}-train-{position + 1:04d}"
+        if split == "eval":
+            condition = designed_condition(design_slot(name, position), self.seed)
+        else:
+            condition = rng.choice(CONDITIONS)
+        topics = [part.intent.topic for part in draft.parts]
+        feeling = self._feeling(condition, topics, rng)
+        stages = {
+            "split": split,
+            "candidate": index,
+            "customer": draft.customer.id,
+            "entities": sorted(draft.entities),
+            "intents": [part.intent.name for part in draft.parts],
+            "goals": goal_ids(draft),
+            "paths": [list(part.walk) for part in draft.parts],
+            "walk_lengths": draft.draws["walk_lengths"],
+            "challenges": [part.intent.name for part in draft.parts if part.intent.challenge],
+            "broken_rules": [rule.id for part in draft.parts for rule in part.broken],
+            "feeling": feeling,
+            "condition": condition.id,
+        }
+        return Task(
+            id=task_id,
+            domain=name,
+            user_scenario=scenario_of(draft, self.spec, self.domain.write_tools, rng),
+            instruction=instruction_of(draft),
+            emotion=emotion_for(condition, rng),
+            evaluation=evaluation_of(draft),
+            twin=f"{task_id}-neutral" if split == "eval" else None,
+            provenance=Provenance(source="tracer", index=index, seed=self.seed, stages=stages),
+        )
+
+    def _feeling(self, condition: Condition, topics: list[str], rng: random.Random) -> str:
+        for _ in range(FEELING_TRIES):
+            text = feeling_text(condition, topics, rng)
+            if classified(text) == condition.id:
+                return text
+            self.result.rejections["feeling classified as another condition"] += 1
+        raise Rejected("no feeling maps to the designed condition")
+
+
+def task_file_text(tasks: list[Task]) -> str:
+    """The evaluation file: indented JSON, as every task file of the project."""
+    return json.dumps([t.model_dump(mode="json") for t in tasks], indent=2, ensure_ascii=False) + "\n"
+
+
+def train_file_text(tasks: list[Task]) -> str:
+    """The training split: a JSON array with one task per line (small diffs, still one JSON value)."""
+    lines = ",\n".join(json.dumps(t.model_dump(mode="json"), ensure_ascii=False) for t in tasks)
+    return f"[\n{lines}\n]\n"
+
+
+def write_result(result: BuildResult, folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in (
+        (EVAL_FILE, task_file_text(result.eval_tasks)),
+        (TRAIN_FILE, train_file_text(result.train_tasks)),
+    ):
+        path = folder / name
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+        written.append(path)
+    return written

@@ -1,0 +1,173 @@
+"""Sampling and grounding: one candidate task = a customer, one to three intents grounded on their
+seed records, and a legal workflow per intent (docs/tracer.md, stages 2 and 3).
+
+A draw that cannot be completed is not an error: it returns the reason, and the builder counts it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from taue.contracts.tasks import Action
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, Rule, TracerSpec
+from taue.envs.runtime.domain import Domain
+from taue.tracer.graph import ToolGraph, parameters
+from taue.tracer.walks import draw, walks_into
+
+CUSTOMER_TRIES = 40
+
+
+@dataclass
+class Part:
+    """One intent of a candidate: grounded, with its workflow and gold calls."""
+
+    intent: Intent
+    grounded: Grounded
+    walk: tuple[str, ...]
+    calls: list[Action]
+    """The gold calls of the workflow; a policy challenge's refused write is not among them."""
+    broken: list[Rule] = field(default_factory=list)
+    """A policy challenge: the rules the write the customer asks for would break."""
+
+
+@dataclass
+class Draft:
+    customer: Customer
+    parts: list[Part]
+    draws: dict[str, Any]
+
+    @property
+    def actions(self) -> list[Action]:
+        return [*self.customer.identity, *(call for part in self.parts for call in part.calls)]
+
+    @property
+    def entities(self) -> frozenset[str]:
+        return frozenset({self.customer.id}).union(*(p.grounded.entities for p in self.parts))
+
+
+class Rejected(Exception):
+    """A draw that does not make a task; `reason` is what the builder counts."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def choose_intents(spec: TracerSpec, rng: random.Random, challenge: bool | None = None) -> list[Intent]:
+    """The intents of one task; `challenge` forces one policy challenge among them (True), forbids it
+    (False) or leaves it to the domain's share (None)."""
+    ordinary = [intent for intent in spec.intents if not intent.challenge]
+    challenges = [intent for intent in spec.intents if intent.challenge]
+    chosen = [rng.choice(ordinary) for _ in range(draw(rng, spec.intent_counts))]
+    wanted = rng.random() < spec.challenge_share if challenge is None else challenge
+    if challenges and wanted:
+        chosen[rng.randrange(len(chosen))] = rng.choice(challenges)
+    return chosen
+
+
+def draft_task(
+    spec: TracerSpec,
+    view: Any,
+    domain: Domain,
+    graph: ToolGraph,
+    customers: list[Customer],
+    rng: random.Random,
+    challenge: bool | None = None,
+) -> Draft:
+    """One candidate; raises `Rejected` with the reason when the draw does not make a task."""
+    intents = choose_intents(spec, rng, challenge)
+    customer, grounded = _ground(spec, view, customers, intents, rng)
+    parts: list[Part] = []
+    last = customer.identity[-1].name
+    taken = list(customer.identity)
+    lengths = []
+    for intent, concrete in zip(intents, grounded, strict=True):
+        length = draw(rng, spec.walk_lengths)
+        lengths.append(length)
+        part = _workflow(domain, graph, intent, concrete, customer, last, length, taken, rng)
+        part.broken = spec.check_policy(view, concrete.write) if concrete.write is not None else []
+        if intent.challenge and not part.broken:
+            raise Rejected(f"challenge allowed by the policy ({intent.name})")
+        if not intent.challenge and part.broken:
+            raise Rejected(f"gold write breaks the policy ({part.broken[0].id})")
+        parts.append(part)
+        taken += part.calls
+        last = part.calls[-1].name if part.calls else last
+    return Draft(customer, parts, {"intents": [i.name for i in intents], "walk_lengths": lengths})
+
+
+def _ground(
+    spec: TracerSpec, view: Any, customers: list[Customer], intents: list[Intent], rng: random.Random
+) -> tuple[Customer, list[Grounded]]:
+    for _ in range(CUSTOMER_TRIES):
+        customer = rng.choice(customers)
+        grounded: list[Grounded] = []
+        touched: set[str] = set()
+        for intent in intents:
+            concrete = intent.ground(view, customer, rng)
+            if concrete is None or concrete.entities & touched:
+                break
+            grounded.append(concrete)
+            touched |= concrete.entities
+        else:
+            return customer, grounded
+    raise Rejected("no customer fits the intents")
+
+
+def _workflow(
+    domain: Domain,
+    graph: ToolGraph,
+    intent: Intent,
+    concrete: Grounded,
+    customer: Customer,
+    start: str,
+    length: int,
+    taken: list[Action],
+    rng: random.Random,
+) -> Part:
+    bindings = {**customer.bindings, **concrete.bindings}
+    options = []
+    for walk in walks_into(graph, start, intent, length):
+        calls = _calls(domain, walk, intent, concrete, bindings)
+        if calls is not None and not any(call in taken for call in calls):
+            options.append((walk, calls))
+    if not options:
+        raise Rejected(f"no workflow of the drawn length ({intent.name})")
+    walk, calls = rng.choice(options)
+    return Part(intent, concrete, walk, calls)
+
+
+def _calls(
+    domain: Domain, walk: tuple[str, ...], intent: Intent, concrete: Grounded, bindings: dict[str, Any]
+) -> list[Action] | None:
+    """The workflow's gold calls, or None when a read's arguments cannot all be bound."""
+    calls = []
+    steps = walk if concrete.kind == "information" else walk[:-1]  # an information workflow ends in a read
+    for position, tool in enumerate(steps):
+        repeats, occurrence = steps.count(tool), steps[:position].count(tool)
+        call = _bound(domain, tool, bindings, repeats - occurrence)
+        if call is None:
+            return None
+        calls.append(call)
+    if intent.challenge or concrete.kind == "information":
+        return calls
+    if concrete.write is None or concrete.write.name != intent.terminal:
+        raise ValueError(f"intent {intent.name}: its grounder must return a {intent.terminal} write")
+    return [*calls, concrete.write]
+
+
+def _bound(domain: Domain, tool: str, bindings: dict[str, Any], from_end: int) -> Action | None:
+    """The call of `tool` with bound arguments; a `Lookups` binding gives its `from_end`-th last value."""
+    arguments = {}
+    for name in parameters(domain, tool):
+        value = bindings.get(name)
+        if isinstance(value, Lookups):
+            if from_end > len(value.values):
+                return None
+            value = value.values[-from_end]
+        elif from_end > 1 or name not in bindings:
+            return None
+        arguments[name] = value
+    return Action(name=tool, arguments=arguments)

@@ -1,0 +1,141 @@
+"""Reverse refinement: from the grounded workflow back to what the user knows and wants (stage 4).
+
+The template renderer is the default and deterministic: the structured scenario the scripted user
+needs (goals with their key arguments, known and discoverable facts) and one instruction for an LLM
+user, in the words the domain's grounders give. `LlmRefiner` optionally rewrites the instruction
+with any OpenAI-compatible endpoint; a rewrite that loses a fact is discarded.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from taue.contracts.tasks import Action, Evaluation, Goal, Target, UserScenario
+from taue.envs.runtime.authoring import TracerSpec
+from taue.envs.runtime.goal_targets import attach_targets
+from taue.tracer.compose import Draft, Part
+
+
+def scenario_of(
+    draft: Draft, spec: TracerSpec, write_tools: frozenset[str], rng: random.Random
+) -> UserScenario:
+    customer = draft.customer
+    known = dict(customer.known)
+    discoverable = {name: str(value) for name, value in customer.bindings.items()}
+    for part in draft.parts:
+        _merge(known, part.grounded.known, separate=True)
+        _merge(discoverable, part.grounded.discoverable, separate=False)
+    goals = goals_of(draft, write_tools)
+    reasons = list(dict.fromkeys(p.grounded.reason or p.grounded.request for p in draft.parts))
+    return UserScenario(
+        persona=f"{customer.name}, {rng.choice(spec.personas)}.",
+        reason_for_call=" ".join(reasons),
+        known_info=known,
+        volunteered=list(customer.known),
+        unknown_info=[name.replace("_", " ") for name in discoverable],
+        discoverable=discoverable,
+        goals=goals,
+    )
+
+
+def _merge(facts: dict[str, str], more: dict[str, str], separate: bool) -> None:
+    """Add `more` to `facts`; a name already holding another value gets a numbered name (`separate`,
+    for what the user says about each request) or both values ("#W1 and #W2", for ids)."""
+    for name, value in more.items():
+        if facts.get(name, value) == value:
+            facts[name] = value
+        elif separate:
+            number = 2
+            while f"{name}_{number}" in facts:
+                number += 1
+            facts[f"{name}_{number}"] = value
+        else:
+            facts[name] = f"{facts[name]} and {value}"
+
+
+def goal_ids(draft: Draft) -> list[str]:
+    """One id per part: the intent's name, numbered when an intent occurs twice."""
+    counts = Counter(part.intent.name for part in draft.parts)
+    seen: Counter[str] = Counter()
+    ids = []
+    for part in draft.parts:
+        seen[part.intent.name] += 1
+        name = part.intent.name
+        ids.append(f"{name}-{seen[name]}" if counts[name] > 1 else name)
+    return ids
+
+
+def goals_of(draft: Draft, write_tools: frozenset[str]) -> list[Goal]:
+    drafts, pinned = [], {}
+    for goal_id, part in zip(goal_ids(draft), draft.parts, strict=True):
+        concrete = part.grounded
+        fields = {
+            "id": goal_id,
+            "kind": concrete.kind,
+            "request": concrete.request,
+            "evidence": list(concrete.evidence),
+        }
+        if part.intent.challenge:
+            reasons = list(dict.fromkeys(r for rule in part.broken for r in rule.reasons))
+            target = Target(tool=concrete.write.name, arguments=_key_arguments(concrete.write))
+            drafts.append(Goal(**fields, targets=[target], refusal_expected=True, refusal_reason=reasons))
+            continue
+        if concrete.kind == "action":
+            pinned[goal_id] = concrete.write
+        drafts.append(Goal.model_construct(**fields, targets=[], refusal_expected=False, refusal_reason=[]))
+    return attach_targets(drafts, [], write_tools, pinned=pinned)
+
+
+def _key_arguments(write: Action) -> dict:
+    ids = {
+        k: v for k, v in write.arguments.items() if isinstance(v, str) and (k == "id" or k.endswith("_id"))
+    }
+    return ids or dict(list(write.arguments.items())[:1])
+
+
+def instruction_of(draft: Draft) -> str:
+    customer = draft.customer
+    facts = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in customer.known.items())
+    wants = " ".join(_sentence(part) for part in draft.parts)
+    return f"You are {customer.name} ({facts}). {wants} You do not know any ids; the agent can look them up."
+
+
+def _sentence(part: Part) -> str:
+    text = part.grounded.situation.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def evaluation_of(draft: Draft) -> Evaluation:
+    outputs = [
+        e for part in draft.parts if part.grounded.kind == "information" for e in part.grounded.evidence
+    ]
+    return Evaluation(actions=draft.actions, outputs=list(dict.fromkeys(outputs)))
+
+
+class LlmRefiner:
+    """Rewrites an instruction with an OpenAI-compatible chat model, keeping every fact verbatim."""
+
+    PROMPT = (
+        "Rewrite this instruction for a person playing a customer so that it reads naturally. Keep it in "
+        "the second person, keep every name, number, id, address and amount exactly as written, add no "
+        "new facts and answer with the rewritten instruction only.\n\n{instruction}"
+    )
+
+    def __init__(self, model: str, base_url: str, api_key: str = "EMPTY", seed: int = 0) -> None:
+        from openai import OpenAI
+
+        self.model, self.seed = model, seed
+        self.client = OpenAI(base_url=base_url, api_key=api_key, timeout=60)
+
+    def refine(self, instruction: str, facts: list[str]) -> str | None:
+        """The rewritten instruction, or None when the model dropped or changed a fact."""
+        response = self.client.chat.completions.create(
+            model=self.model,
+            messages=[{"role": "user", "content": self.PROMPT.format(instruction=instruction)}],
+            temperature=0,
+            seed=self.seed,
+            max_tokens=400,
+        )
+        text = (response.choices[0].message.content or "").strip()
+        return text if text and all(fact in text for fact in facts) else None
