@@ -33,14 +33,41 @@ def cell(records: list[EpisodeRecord]) -> Cell:
     )
 
 
+def sampled_tasks(domains: list[str], every: int) -> list[str] | None:
+    """Every `every`-th emotional task of each domain (all of them, None, when `every` is 1)."""
+    if every == 1:
+        return None
+    from taue.runner.catalog import local_catalog
+
+    return [
+        task.id
+        for name in domains
+        for task in [t for t in local_catalog(name).tasks if t.emotion is not None][::every]
+    ]
+
+
 async def judge_matrix(
-    domains: list[str], agents: list[str], out: Path, concurrency: int = 32, seed: int = 0, workers: int = 1
+    domains: list[str],
+    agents: list[str],
+    out: Path,
+    concurrency: int = 32,
+    seed: int = 0,
+    workers: int = 1,
+    every: int = 1,
 ) -> dict[str, dict[str, Cell]]:
-    """agent -> domain -> cell, one trial of every emotional task; runs resume from `out`."""
+    """agent -> domain -> cell, one trial of every emotional task (or of every `every`-th one); runs
+    resume from `out`."""
     matrix: dict[str, dict[str, Cell]] = {}
+    task_ids = sampled_tasks(domains, every)
     for agent in agents:
         config = RunConfig(
-            run=f"judge-{agent}", domains=domains, agent=agent, trials=1, seed=seed, tasks="emotional"
+            run=f"judge-{agent}",
+            domains=domains,
+            agent=agent,
+            trials=1,
+            seed=seed,
+            tasks="emotional",
+            task_ids=task_ids,
         )
         report = await execute_run(config, out / agent, {}, concurrency=concurrency, workers=workers)
         if report.failed:

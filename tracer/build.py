@@ -22,7 +22,7 @@ from taue.envs.runtime.domain import Domain
 from taue.tracer.compose import Draft, Rejected, draft_task
 from taue.tracer.conditions import classified, design_slot, designed_condition, emotion_for, feeling_text
 from taue.tracer.graph import ToolGraph, load_graph
-from taue.tracer.refine import evaluation_of, goal_ids, instruction_of, scenario_of
+from taue.tracer.refine import LlmRefiner, evaluation_of, goal_ids, instruction_of, scenario_of
 from taue.tracer.verify import careful_failures, duplicate_key, task_rejection
 
 EVAL_FILE, TRAIN_FILE = "tasks.json", "train.json"
@@ -62,10 +62,16 @@ Progress = Callable[[str, int, int], None]
 
 
 class Builder:
-    def __init__(self, domain: Domain, seed: int = 0, progress: Progress | None = None) -> None:
-        self.domain, self.seed = domain, seed
+    def __init__(
+        self,
+        domain: Domain,
+        seed: int = 0,
+        progress: Progress | None = None,
+        refiner: LlmRefiner | None = None,
+    ) -> None:
+        self.domain, self.seed, self.refiner = domain, seed, refiner
         self.spec = tracer_spec(domain)
-        self.view = self.spec.load(seed)
+        self.view = self.spec.load(domain.seed)  # the database every episode starts from
         self.customers = list(self.spec.customers(self.view))
         self.graph: ToolGraph = load_graph(domain)
         self.result = BuildResult(domain.name, seed)
@@ -139,7 +145,7 @@ class Builder:
         draft = draft_task(self.spec, self.view, self.domain, self.graph, pool, rng, challenge)
         if draft.entities & used:
             raise Rejected("entities already used")
-        task = self._task(draft, position, split, index, rng)
+        task = await self._task(draft, position, split, index, rng)
         reason = await task_rejection(self.domain, task)
         if reason is not None:
             raise Rejected(reason)
@@ -149,7 +155,7 @@ class Builder:
         self._seen.add(key)
         return task
 
-    def _task(self, draft: Draft, position: int, split: str, index: int, rng: random.Random) -> Task:
+    async def _task(self, draft: Draft, position: int, split: str, index: int, rng: random.Random) -> Task:
         name = self.domain.name
         task_id = f"{name}-{position + 1:03d}" if split == "eval" else f"{name}-train-{position + 1:04d}"
         if split == "eval":
@@ -172,16 +178,29 @@ class Builder:
             "feeling": feeling,
             "condition": condition.id,
         }
+        scenario = scenario_of(draft, self.spec, self.domain.write_tools, rng)
         return Task(
             id=task_id,
             domain=name,
-            user_scenario=scenario_of(draft, self.spec, self.domain.write_tools, rng),
-            instruction=instruction_of(draft),
+            user_scenario=scenario,
+            instruction=await self._instruction(draft, scenario.known_info),
             emotion=emotion_for(condition, rng),
             evaluation=evaluation_of(draft),
             twin=f"{task_id}-neutral" if split == "eval" else None,
             provenance=Provenance(source="tracer", index=index, seed=self.seed, stages=stages),
         )
+
+    async def _instruction(self, draft: Draft, known: dict[str, str]) -> str:
+        """The template's instruction, rewritten by the refiner when one is given and it kept every fact."""
+        text = instruction_of(draft)
+        if self.refiner is None:
+            return text
+        facts = [fact for fact in (draft.customer.name, *known.values()) if fact in text]
+        refined = await self.refiner.refine(text, facts)
+        if refined is None:
+            self.result.rejections["refiner dropped a fact (template kept)"] += 1
+            return text
+        return refined
 
     def _feeling(self, condition: Condition, topics: list[str], rng: random.Random) -> str:
         for _ in range(FEELING_TRIES):
@@ -204,12 +223,18 @@ def train_file_text(tasks: list[Task]) -> str:
 
 
 def write_result(result: BuildResult, folder: Path) -> list[Path]:
+    """Write the evaluation set, the training split and the build report into `folder` (atomically)."""
+    from taue.tracer.stats import REPORT_FILE, report_text
+
+    counts = {"eval": len(result.eval_tasks), "train": len(result.train_tasks)}
+    files = {
+        EVAL_FILE: task_file_text(result.eval_tasks),
+        TRAIN_FILE: train_file_text(result.train_tasks),
+        REPORT_FILE: report_text(result.seed, result.candidates, result.rejections, counts),
+    }
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in (
-        (EVAL_FILE, task_file_text(result.eval_tasks)),
-        (TRAIN_FILE, train_file_text(result.train_tasks)),
-    ):
+    for name, text in files.items():
         path = folder / name
         temporary = path.with_suffix(".tmp")
         temporary.write_text(text, encoding="utf-8")

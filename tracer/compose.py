@@ -160,8 +160,11 @@ def _calls(
 
 def _bound(domain: Domain, tool: str, bindings: dict[str, Any], from_end: int) -> Action | None:
     """The call of `tool` with bound arguments; a `Lookups` binding gives its `from_end`-th last value."""
+    params = parameters(domain, tool)
+    if not params and from_end > 1:
+        return None  # a read without parameters gives the same answer twice: never repeat it
     arguments = {}
-    for name in parameters(domain, tool):
+    for name in params:
         value = bindings.get(name)
         if isinstance(value, Lookups):
             if from_end > len(value.values):

@@ -123,14 +123,14 @@ class LlmRefiner:
     )
 
     def __init__(self, model: str, base_url: str, api_key: str = "EMPTY", seed: int = 0) -> None:
-        from openai import OpenAI
+        from openai import AsyncOpenAI
 
         self.model, self.seed = model, seed
-        self.client = OpenAI(base_url=base_url, api_key=api_key, timeout=60)
+        self.client = AsyncOpenAI(base_url=base_url, api_key=api_key, timeout=60, max_retries=2)
 
-    def refine(self, instruction: str, facts: list[str]) -> str | None:
+    async def refine(self, instruction: str, facts: list[str]) -> str | None:
         """The rewritten instruction, or None when the model dropped or changed a fact."""
-        response = self.client.chat.completions.create(
+        response = await self.client.chat.completions.create(
             model=self.model,
             messages=[{"role": "user", "content": self.PROMPT.format(instruction=instruction)}],
             temperature=0,

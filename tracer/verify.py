@@ -93,3 +93,33 @@ async def careful_failures(domain: Domain, tasks: list[Task], seed: int) -> dict
     if report.failed:
         raise RuntimeError(f"{report.failed} verification episodes failed for infrastructure reasons")
     return {record.task_id: record.reward for record in report.records if record.reward != 1}
+
+
+async def verify_domain(domain: Domain, rebuild: bool = False) -> list[str]:
+    """Everything wrong with a domain's committed sets (empty when they pass)."""
+    from taue.contracts.tasks import twin_mismatches
+    from taue.tracer.stats import read_report, set_problems
+
+    problems = set_problems(domain) + twin_mismatches(domain.tasks)
+    for task in [*domain.tasks, *domain.train_tasks]:
+        reason = await task_rejection(domain, task)
+        if reason is not None:
+            problems.append(f"{task.id}: {reason}")
+    if rebuild:
+        problems += await _rebuild_differences(domain, read_report(domain))
+    return problems
+
+
+async def _rebuild_differences(domain: Domain, report: dict[str, Any]) -> list[str]:
+    from taue.tracer.build import EVAL_FILE, TRAIN_FILE, Builder, task_file_text, train_file_text
+
+    if "seed" not in report:
+        return ["no tracer_report.json: the sets were not built by the Tracer"]
+    kept = report.get("kept", {})
+    result = await Builder(domain, report["seed"]).build(kept.get("eval", 0) // 2, kept.get("train", 0))
+    fresh = {EVAL_FILE: task_file_text(result.eval_tasks), TRAIN_FILE: train_file_text(result.train_tasks)}
+    return [
+        f"{name} differs from a fresh build with seed {report['seed']}"
+        for name, text in fresh.items()
+        if (domain.folder / name).read_text(encoding="utf-8") != text
+    ]

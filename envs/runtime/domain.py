@@ -62,6 +62,12 @@ class Domain:
         return load_tasks(self.folder / "tasks.json")
 
     @cached_property
+    def train_tasks(self) -> list[Task]:
+        """The Tracer's training split (`train.json`), empty when the domain has none."""
+        path = self.folder / "train.json"
+        return load_tasks(path) if path.exists() else []
+
+    @cached_property
     def task_index(self) -> dict[str, Task]:
         return {task.id: task for task in self.tasks}
 

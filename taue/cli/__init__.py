@@ -274,17 +274,23 @@ def tasks_list(
     domain: Annotated[str | None, typer.Option(help="Only this domain.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
     task_set: Annotated[str | None, typer.Option(help="Only this imported task set.")] = None,
+    split: Annotated[
+        str, typer.Option(help="eval (the benchmark tasks and twins) or train (the Tracer training split).")
+    ] = "eval",
 ) -> None:
-    """Each task's id, domain, emotion condition (null for a neutral twin), twin and gold action count."""
+    """Each task's id, domain, emotion condition (null for a neutral twin), twin, gold call count and
+    whether it is a policy challenge (part of the request must be refused)."""
     from rich.table import Table
 
     from taue.envs.runtime.discovery import domain_names
 
+    if split not in ("eval", "train"):
+        raise _fail(f"--split must be eval or train, not {split!r}")
     domain = task_set or domain
     names = _parse_domains(domain) if domain else list(domain_names())
     rows = []
     for name in names:
-        for task in _load_tasks(name):
+        for task in _load_tasks(name, split):
             rows.append(
                 {
                     "id": task.id,
@@ -292,6 +298,7 @@ def tasks_list(
                     "condition": task.condition_id,
                     "twin": task.twin,
                     "actions": len(task.evaluation.actions),
+                    "refusal": any(goal.refusal_expected for goal in task.user_scenario.goals),
                     "provenance": task.provenance.model_dump(),
                 }
             )
@@ -299,19 +306,21 @@ def tasks_list(
         typer.echo(json.dumps(rows, indent=2))
         return
     table = Table()
-    for column in ("id", "domain", "condition", "twin", "actions"):
+    for column in ("id", "domain", "condition", "twin", "actions", "refusal"):
         table.add_column(column)
     for r in rows:
-        table.add_row(r["id"], r["domain"], r["condition"] or "-", r["twin"] or "-", str(r["actions"]))
+        cells = (r["id"], r["domain"], r["condition"] or "-", r["twin"] or "-", str(r["actions"]))
+        table.add_row(*cells, "yes" if r["refusal"] else "")
     Console().print(table)
 
 
-def _load_tasks(name: str):
+def _load_tasks(name: str, split: str = "eval"):
     from taue.contracts.tasks import TaskFileError
     from taue.envs.runtime.discovery import get_domain
 
     try:
-        return get_domain(name).tasks
+        domain = get_domain(name)
+        return domain.train_tasks if split == "train" else domain.tasks
     except TaskFileError as exc:
         raise _fail(str(exc)) from None
 

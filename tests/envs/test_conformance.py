@@ -1,5 +1,9 @@
 """What every registered domain must satisfy, whatever its business: a new domain passes these by
-being registered (no edit here). Per-domain tests cover each tool's semantics."""
+being registered (no edit here). Per-domain tests cover each tool's semantics.
+
+Its tasks come from the Tracer (docs/tracer.md): the committed sets meet the set requirements, every
+task passes the Tracer's checks, and the files are what the Tracer builds from the recorded seed.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from taue.envs.runtime.database import SeedImage
 from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.envs.runtime.task_checks import task_set_problems
 from taue.runner.runner import RunConfig, execute_run
+from taue.tracer.build import Builder, task_file_text
+from taue.tracer.stats import read_report, set_problems
 
 DOMAINS = domain_names()
 
@@ -59,3 +65,40 @@ async def test_the_oracle_scores_one_on_every_task(name: str, tmp_path: Path) ->
     report = await execute_run(RunConfig(run="c", domains=[name], agent="oracle", trials=1), tmp_path, {}, 32)
     assert report.failed == 0 and len(report.records) == len(get_domain(name).tasks)
     assert {r.reward for r in report.records} == {1}, [r.task_id for r in report.records if r.reward != 1]
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_the_task_sets_meet_the_tracer_requirements(name: str) -> None:
+    """58 emotional tasks + 58 twins, mean gold calls >= 6.5, >= 10 % policy challenges, no condition
+    repeated, every family >= 15 %, a training split of >= 700 tasks sharing no entity with them."""
+    domain = get_domain(name)
+    assert (domain.folder / "tracer.py").exists() and (domain.folder / "graph.json").exists()
+    assert set_problems(domain) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", DOMAINS)
+async def test_the_committed_sets_are_what_the_tracer_builds(name: str) -> None:
+    """The evaluation file byte for byte, and the first 100 training tasks (each training task draws
+    from its own stream, so a shorter build is a prefix of the full one). The builder checks every
+    task it keeps (docs/tracer.md); `taue tracer verify` checks the whole committed split again. The
+    careful-agent episodes only change a build that had a task they failed (the report says so)."""
+    domain = get_domain(name)
+    report = read_report(domain)
+    agent = "careful agent fails" in report["rejections"]
+    result = await Builder(domain, report["seed"]).build(report["kept"]["eval"] // 2, 100, agent)
+    assert task_file_text(result.eval_tasks) == (domain.folder / "tasks.json").read_text(encoding="utf-8")
+    assert result.train_tasks == domain.train_tasks[:100]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", DOMAINS)
+async def test_pester_pleases_a_patient_user_and_exhausts_an_impatient_one(name: str, tmp_path: Path) -> None:
+    """The `pester` baseline asks for every argument of every gold call, one question a turn: a warm,
+    trusting user in no hurry bears it (reward 1), a cold, skeptical, urgent one gives up (-1)."""
+    for condition, reward in (("relief.warm.low.trusting", 1), ("sorrow.cold.high.skeptical", -1)):
+        config = RunConfig(
+            run="pester", domains=[name], agent="pester", trials=1, tasks="emotional", condition=condition
+        )
+        report = await execute_run(config, tmp_path / condition, {}, 16)
+        assert report.failed == 0 and {r.reward for r in report.records} == {reward}, condition

@@ -1,7 +1,8 @@
 """The judge suite: small agents over the real servers, judged by the scripted user and the scorer.
 
 Agents that do the right thing in different words must score like the oracle; agents that game the
-user must never beat honest ones. Every own emotional task of every domain, one trial each.
+user must never beat honest ones. One trial of every third emotional task of every domain (20 of
+58, challenges included), for CI time; `taue judge matrix` runs them all.
 """
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ GAMING = (
     "done-spammer",
 )
 AGENTS = ["oracle", *CAREFUL, *GAMING]
+EVERY = 3
 
 
 @pytest.fixture(scope="module")
 async def matrix(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Cell]]:
     assert set(DOMAINS) <= set(domain_names())
-    return await judge_matrix(DOMAINS, AGENTS, tmp_path_factory.mktemp("judge"))
+    return await judge_matrix(DOMAINS, AGENTS, tmp_path_factory.mktemp("judge"), every=EVERY)
 
 
 def _share(cell: Cell, predicate) -> float:
@@ -84,9 +86,11 @@ def test_no_gaming_agent_beats_a_careful_one(matrix, domain: str) -> None:
         assert matrix[agent][domain].avg_reward < careful, agent
 
 
-def test_matrix_cells_cover_every_emotional_task(matrix) -> None:
+def test_matrix_cells_cover_the_sampled_emotional_tasks_with_challenges_among_them(matrix) -> None:
     for domain in DOMAINS:
-        emotional = {t.id for t in get_domain(domain).tasks if t.emotion is not None}
+        emotional = {t.id for t in [t for t in get_domain(domain).tasks if t.emotion is not None][::EVERY]}
+        tasks = get_domain(domain).task_index
+        assert any(g.refusal_expected for task_id in emotional for g in tasks[task_id].user_scenario.goals)
         for agent in AGENTS:
             assert set(matrix[agent][domain].rewards) == emotional, (agent, domain)
 

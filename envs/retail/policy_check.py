@@ -1,0 +1,116 @@
+"""Retail policy as code: the hard rules of policy.md that the Tracer checks writes against
+(docs/tracer.md). A gold write must break none; a policy challenge's asked-for write must break at
+least one, and the broken rules' `reasons` are the phrases a refusal is accepted with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taue.contracts.tasks import Action
+from taue.envs.retail.tools import CANCEL_REASONS
+from taue.envs.runtime.authoring import Rule
+
+Record = dict[str, Any]
+
+CANCEL_PENDING_ONLY = Rule(
+    "cancel-pending-only",
+    "Only pending orders can be cancelled.",
+    (
+        "only pending orders",
+        "not pending",
+        "already shipped",
+        "already been shipped",
+        "already been delivered",
+    ),
+)
+CANCEL_REASON = Rule(
+    "cancel-reason", "The reason for a cancellation must be 'no longer needed' or 'ordered by mistake'.", ()
+)
+MODIFY_PENDING_ONLY = Rule(
+    "modify-pending-only",
+    "Only pending orders can have their address, payment or items changed.",
+    (
+        "only pending orders",
+        "not pending",
+        "already shipped",
+        "already been shipped",
+        "already been delivered",
+    ),
+)
+DELIVERED_ONLY = Rule(
+    "delivered-only", "Only delivered orders can be returned or exchanged.", ("not delivered",)
+)
+REFUND_TARGET = Rule(
+    "refund-original-or-gift-card",
+    "A return is refunded to the order's original payment method or to a gift card.",
+    ("original payment method", "original payment", "a gift card"),
+)
+SAME_PRODUCT = Rule(
+    "same-product-variant", "An item can only become an available variant of the same product.", ()
+)
+GIFT_CARD_BALANCE = Rule("gift-card-balance", "A gift card must cover what it pays.", ("gift card balance",))
+ONE_PAYMENT = Rule(
+    "one-payment-change", "The payment of an order can change only while it has one payment.", ()
+)
+OWN_METHOD = Rule("own-payment-method", "Only the customer's own payment methods can be used.", ())
+
+
+def check_policy(view: Any, action: Action) -> list[Rule]:
+    """The rules of policy.md that the write `action` breaks, judged on the seed records."""
+    args = action.arguments
+    order = view.orders.get(args.get("order_id", ""))
+    name = action.name
+    broken: list[Rule] = []
+    if order is not None and "payment_method_id" in args:
+        methods = view.users[order["user_id"]]["payment_methods"]
+        if args["payment_method_id"] not in methods:
+            return [OWN_METHOD]
+    if name == "cancel_pending_order":
+        if order["status"] != "pending":
+            broken.append(CANCEL_PENDING_ONLY)
+        if args.get("reason") not in CANCEL_REASONS:
+            broken.append(CANCEL_REASON)
+    elif name.startswith("modify_pending_order"):
+        if order["status"] != "pending":
+            broken.append(MODIFY_PENDING_ONLY)
+        if name == "modify_pending_order_payment":
+            broken += _payment_change_rules(view, order, args)
+    if name in ("modify_pending_order_items", "exchange_delivered_order_items"):
+        broken += _variant_rules(view, order, args)
+    if (
+        name in ("return_delivered_order_items", "exchange_delivered_order_items")
+        and order["status"] != "delivered"
+    ):
+        broken.append(DELIVERED_ONLY)
+    if name == "return_delivered_order_items":
+        original = order["payment_history"][0]["payment_method_id"]
+        method = args["payment_method_id"]
+        if method != original and not method.startswith("gift_card"):
+            broken.append(REFUND_TARGET)
+    return broken
+
+
+def _variant_rules(view: Any, order: Record, args: Record) -> list[Rule]:
+    items = {i["item_id"]: i for i in order["items"]}
+    difference = 0.0
+    for old, new in zip(args["item_ids"], args["new_item_ids"], strict=False):
+        item = items.get(old)
+        variant = view.products[item["product_id"]]["variants"].get(new) if item else None
+        if variant is None or not variant["available"]:
+            return [SAME_PRODUCT]
+        difference += variant["price"] - item["price"]
+    method = view.users[order["user_id"]]["payment_methods"][args["payment_method_id"]]
+    return [GIFT_CARD_BALANCE] if method["source"] == "gift_card" and method["balance"] < difference else []
+
+
+def _payment_change_rules(view: Any, order: Record, args: Record) -> list[Rule]:
+    history = order["payment_history"]
+    if len(history) != 1 or history[0]["payment_method_id"] == args["payment_method_id"]:
+        return [ONE_PAYMENT]
+    method = view.users[order["user_id"]]["payment_methods"][args["payment_method_id"]]
+    return (
+        [GIFT_CARD_BALANCE]
+        if method["source"] == "gift_card" and method["balance"] < history[0]["amount"]
+        else []
+    )

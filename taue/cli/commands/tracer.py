@@ -1,0 +1,253 @@
+"""`taue tracer graph|build|verify|stats`: the task factory (docs/tracer.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+tracer_app = typer.Typer(
+    help="Make tasks: tool graphs, grounded workflows, verified evaluation and training sets."
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(tracer_app, name="tracer", no_args_is_help=True)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _domains(value: str | None) -> list:
+    """The domains named (comma-separated, or `all`) that declare Tracer parts; exit 2 otherwise."""
+    from taue.envs.runtime.discovery import domain_names, get_domain
+
+    with_parts = [n for n in domain_names() if (get_domain(n).folder / "tracer.py").exists()]
+    if value in (None, "all"):
+        return [get_domain(n) for n in with_parts]
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    unknown = [n for n in names if n not in with_parts]
+    if not names or unknown:
+        raise _fail(f"no Tracer parts for {unknown or value!r}; domains with them: {', '.join(with_parts)}")
+    return [get_domain(n) for n in names]
+
+
+@tracer_app.command("graph")
+def graph(
+    domain: Annotated[str, typer.Argument(help="The domain.")],
+    infer: Annotated[
+        bool, typer.Option(help="Propose the graph from the tools' signatures and outputs.")
+    ] = False,
+    check: Annotated[
+        bool, typer.Option(help="Show how the stored graph differs from the inferred one.")
+    ] = False,
+    write: Annotated[
+        bool, typer.Option(help="With --infer: store the proposal as envs/<domain>/graph.json.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The domain's tool graph: nodes, edges and density.
+
+    With --check, exit 1 when the stored graph's nodes are not the domain's workflow tools (edges may
+    differ: the stored graph is reviewed by hand).
+    """
+    from taue.tracer.graph import graph_difference, graph_path, infer_graph, load_graph
+
+    (chosen,) = _domains(domain)
+    if write and not infer:
+        raise _fail("--write stores an inferred graph: give --infer too")
+    if infer:
+        proposed = infer_graph(chosen)
+        if write:
+            graph_path(chosen).write_text(proposed.dumps(), encoding="utf-8")
+        _print_graph(proposed, as_json, "inferred")
+        return
+    try:
+        stored = load_graph(chosen)
+    except FileNotFoundError as exc:
+        raise _fail(str(exc)) from None
+    if not check:
+        _print_graph(stored, as_json, "stored")
+        return
+    difference = graph_difference(stored, infer_graph(chosen))
+    if as_json:
+        typer.echo(json.dumps({"stored": stored.summary(), **difference}, indent=2))
+    else:
+        typer.echo(_summary_line(stored.summary(), "stored"))
+        for key, items in difference.items():
+            for item in items:
+                typer.echo(f"{key}: {item if isinstance(item, str) else ' -> '.join(item)}")
+    if difference["nodes_only_stored"] or difference["nodes_only_inferred"]:
+        raise typer.Exit(1)
+
+
+def _summary_line(summary: dict, label: str) -> str:
+    counts = f"{summary['nodes']} tools, {summary['edges']} edges, density {summary['density']}"
+    return f"{summary['domain']} ({label}): {counts}"
+
+
+def _print_graph(graph, as_json: bool, label: str) -> None:
+    if as_json:
+        typer.echo(
+            json.dumps({**graph.summary(), "nodes_list": graph.nodes, "edges_list": graph.edges}, indent=2)
+        )
+        return
+    typer.echo(_summary_line(graph.summary(), label))
+    for a, b in graph.edges:
+        typer.echo(f"  {a} -> {b}")
+
+
+@tracer_app.command("build")
+def build(
+    domain: Annotated[str, typer.Option(help="Domain, comma-separated domains, or all.")] = "all",
+    eval_count: Annotated[
+        int, typer.Option("--eval", min=1, max=594, help="Emotional evaluation tasks.")
+    ] = 58,
+    train_count: Annotated[int, typer.Option("--train", min=0, help="Training tasks.")] = 700,
+    seed: Annotated[int, typer.Option(help="Seed of every draw.")] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write into OUT/<domain>/ instead of rewriting the domain's committed task files."),
+    ] = None,
+    agent_check: Annotated[
+        bool, typer.Option(help="Verify every evaluation task with the careful agent and the scripted user.")
+    ] = True,
+    refiner_model: Annotated[
+        str | None, typer.Option(help="Rewrite instructions with this model (OpenAI-compatible endpoint).")
+    ] = None,
+    refiner_base_url: Annotated[str | None, typer.Option(help="Base URL of the refiner's endpoint.")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Build each domain's evaluation set (emotional tasks + neutral twins) and training split."""
+    from rich.console import Console
+
+    from taue.tracer.build import Builder, BuildError, write_result
+
+    if (refiner_model is None) != (refiner_base_url is None):
+        raise _fail("--refiner-model and --refiner-base-url go together")
+    console = Console(stderr=True)
+    refiner = _refiner(refiner_model, refiner_base_url, seed)
+    for chosen in _domains(domain):
+        try:
+            result = _build_one(
+                chosen,
+                console,
+                quiet,
+                Builder(chosen, seed, None, refiner),
+                eval_count,
+                train_count,
+                agent_check,
+            )
+        except (BuildError, FileNotFoundError) as exc:
+            raise _fail(str(exc)) from None
+        folder = chosen.folder if out is None else out / chosen.name
+        written = ", ".join(str(path) for path in write_result(result, folder))
+        kept = sum(1 for t in result.eval_tasks if t.emotion)
+        console.print(
+            f"{chosen.name}: {kept} evaluation tasks (+{kept} twins), {len(result.train_tasks)} training "
+            f"tasks from {result.candidates} candidates -> {written}"
+        )
+
+
+def _build_one(chosen, console, quiet: bool, builder, eval_count: int, train_count: int, agent_check: bool):
+    """Run one domain's build under a progress bar per stage."""
+    import asyncio
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn(f"[bold]{chosen.name}" + " {task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, TimeElapsedColumn(), console=console, disable=quiet) as progress:
+        bars: dict[str, object] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in bars:
+                bars[stage] = progress.add_task(stage, total=total)
+            progress.update(bars[stage], completed=done)
+
+        builder.progress = update
+        return asyncio.run(builder.build(eval_count, train_count, agent_check))
+
+
+def _refiner(model: str | None, base_url: str | None, seed: int):
+    if model is None:
+        return None
+    import os
+
+    from taue.tracer.refine import LlmRefiner
+
+    return LlmRefiner(model, base_url, os.environ.get("TAUE_REFINER_API_KEY", "EMPTY"), seed)
+
+
+@tracer_app.command("verify")
+def verify(
+    domain: Annotated[str, typer.Option(help="Domain, comma-separated domains, or all.")] = "all",
+    rebuild: Annotated[
+        bool, typer.Option(help="Also rebuild from the recorded seed and compare the files byte for byte.")
+    ] = False,
+) -> None:
+    """Check the committed task sets; exit 1 on any problem.
+
+    Every task replays and passes the Tracer's checks; the sets meet their requirements (counts, mean
+    gold calls, refusal share, conditions, entity-disjoint split).
+    """
+    import asyncio
+
+    from taue.tracer.verify import verify_domain
+
+    bad = 0
+    for chosen in _domains(domain):
+        problems = asyncio.run(verify_domain(chosen, rebuild))
+        for problem in problems:
+            typer.echo(f"{chosen.name}: {problem}", err=True)
+        typer.echo(f"{chosen.name}: {len(problems)} problems")
+        bad += len(problems)
+    if bad:
+        raise typer.Exit(1)
+
+
+@tracer_app.command("stats")
+def stats(
+    domain: Annotated[str, typer.Option(help="Domain, comma-separated domains, or all.")] = "all",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """What the task sets hold, per domain and across domains.
+
+    Gold-call distribution, intents, write mix, refusal share, condition coverage and the build's
+    rejections by reason; the distinct conditions across the domains' evaluation sets.
+    """
+    from taue.tracer.stats import cross_domain_conditions, domain_stats
+
+    chosen = _domains(domain)
+    body = {"domains": [domain_stats(d) for d in chosen], "across_domains": cross_domain_conditions(chosen)}
+    if as_json:
+        typer.echo(json.dumps(body, indent=2))
+        return
+    for entry in body["domains"]:
+        _print_stats(entry)
+    across = body["across_domains"]
+    typer.echo(
+        f"across {len(chosen)} domains: {across['distinct']} distinct conditions in {across['tasks']} "
+        f"evaluation tasks ({across['distinct_share']:.0%})"
+    )
+
+
+def _print_stats(entry: dict) -> None:
+    typer.echo(f"== {entry['domain']}")
+    for split in ("eval", "train"):
+        s = entry[split]
+        conditions = s["conditions"]
+        typer.echo(
+            f"  {split}: {s['tasks']} tasks, gold calls mean {s['gold_calls']['mean']} "
+            f"{s['gold_calls']['distribution']}, refusal share {s['refusal_share']:.0%}, "
+            f"{conditions['distinct']} distinct conditions"
+        )
+        typer.echo(f"    intents per task {s['intents_per_task']}; intents {s['intents']}")
+        typer.echo(f"    writes {s['writes']}")
+        typer.echo(f"    families {conditions['families']}")
+        for pair, test in conditions.get("chi_square", {}).items():
+            typer.echo(f"    chi-square {pair}: {test['statistic']} (p = {test['p']})")
+    typer.echo(f"  candidates {entry['candidates']}; rejections {entry['rejections']}")

@@ -1,0 +1,148 @@
+"""What a built task set looks like: gold calls, intents, writes, refusals, conditions, rejections;
+and the properties a domain's sets must have (`set_problems`)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from taue.contracts.emotions import FAMILIES
+from taue.contracts.tasks import Task
+from taue.envs.runtime.domain import Domain
+from taue.tracer.conditions import chi_square
+
+REPORT_FILE = "tracer_report.json"
+MIN_MEAN_GOLD = 6.5
+MIN_REFUSAL_SHARE = 0.10
+MIN_FAMILY_SHARE = 0.15
+MIN_DISTINCT_SHARE = 0.90
+DIMENSIONS = ("politeness", "urgency", "trust")
+
+
+def emotional(tasks: list[Task]) -> list[Task]:
+    return [task for task in tasks if task.emotion is not None]
+
+
+def is_challenge(task: Task) -> bool:
+    return any(goal.refusal_expected for goal in task.user_scenario.goals)
+
+
+def set_stats(tasks: list[Task], write_tools: frozenset[str]) -> dict[str, Any]:
+    """The statistics of one set of emotional tasks (twins left out)."""
+    count = len(tasks) or 1
+    gold = [len(task.evaluation.actions) for task in tasks]
+    emotions = [task.emotion for task in tasks if task.emotion]
+    conditions = [task.condition_id for task in tasks]
+    families = Counter(e.family for e in emotions)
+    return {
+        "tasks": len(tasks),
+        "gold_calls": {
+            "mean": round(sum(gold) / count, 2),
+            "distribution": dict(sorted(Counter(gold).items())),
+        },
+        "intents_per_task": dict(sorted(Counter(len(_stages(t).get("intents", [])) for t in tasks).items())),
+        "intents": dict(Counter(i for t in tasks for i in _stages(t).get("intents", [])).most_common()),
+        "writes": dict(
+            Counter(
+                a.name for t in tasks for a in t.evaluation.actions if a.name in write_tools
+            ).most_common()
+        ),
+        "refusal_share": round(sum(map(is_challenge, tasks)) / count, 3),
+        "conditions": {
+            "distinct": len(set(conditions)),
+            "distinct_share": round(len(set(conditions)) / count, 3),
+            "families": {f: round(families[f] / count, 3) for f in FAMILIES},
+            "chi_square": {
+                f"{a}~{b}": dict(
+                    zip(
+                        ("statistic", "p"),
+                        chi_square([(getattr(e, a), getattr(e, b)) for e in emotions]),
+                        strict=True,
+                    )
+                )
+                for a, b in combinations(DIMENSIONS, 2)
+            }
+            if emotions
+            else {},
+        },
+    }
+
+
+def _stages(task: Task) -> dict[str, Any]:
+    return task.provenance.stages
+
+
+def entities(tasks: list[Task]) -> set[str]:
+    return {entity for task in tasks for entity in _stages(task).get("entities", [])}
+
+
+def domain_stats(domain: Domain) -> dict[str, Any]:
+    report = read_report(domain)
+    return {
+        "domain": domain.name,
+        "eval": set_stats(emotional(domain.tasks), domain.write_tools),
+        "train": set_stats(domain.train_tasks, domain.write_tools),
+        "candidates": report.get("candidates"),
+        "rejections": report.get("rejections", {}),
+    }
+
+
+def read_report(domain: Domain) -> dict[str, Any]:
+    path = domain.folder / REPORT_FILE
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def report_text(seed: int, candidates: int, rejections: Counter[str], counts: dict[str, int]) -> str:
+    body = {
+        "seed": seed,
+        "candidates": candidates,
+        "kept": counts,
+        "rejections": dict(sorted(rejections.items(), key=lambda kv: (-kv[1], kv[0]))),
+    }
+    return json.dumps(body, indent=2) + "\n"
+
+
+def set_problems(domain: Domain, eval_count: int = 58, train_count: int = 700) -> list[str]:
+    """What a domain's committed sets lack (empty when they meet every requirement)."""
+    problems = []
+    tasks = emotional(domain.tasks)
+    stats = set_stats(tasks, domain.write_tools)
+    twins = [t for t in domain.tasks if t.emotion is None]
+    if len(tasks) != eval_count or len(twins) != eval_count:
+        problems.append(f"{len(tasks)} emotional tasks and {len(twins)} twins, not {eval_count} each")
+    if stats["gold_calls"]["mean"] < MIN_MEAN_GOLD:
+        problems.append(f"mean gold calls {stats['gold_calls']['mean']} < {MIN_MEAN_GOLD}")
+    if stats["refusal_share"] < MIN_REFUSAL_SHARE:
+        problems.append(f"policy-challenge share {stats['refusal_share']} < {MIN_REFUSAL_SHARE}")
+    if stats["conditions"]["distinct"] != len(tasks):
+        problems.append("an emotion condition repeats within the evaluation set")
+    for family, share in stats["conditions"]["families"].items():
+        if share < MIN_FAMILY_SHARE:
+            problems.append(f"family {family} holds {share} of the tasks < {MIN_FAMILY_SHARE}")
+    if len(domain.train_tasks) < train_count:
+        problems.append(f"training split has {len(domain.train_tasks)} tasks < {train_count}")
+    shared = entities(tasks) & entities(domain.train_tasks)
+    if shared:
+        problems.append(
+            f"training split shares {len(shared)} entities with the evaluation set, e.g. {min(shared)}"
+        )
+    return problems
+
+
+def cross_domain_conditions(domains: list[Domain]) -> dict[str, Any]:
+    conditions = [t.condition_id for d in domains for t in emotional(d.tasks)]
+    count = len(conditions) or 1
+    return {
+        "tasks": len(conditions),
+        "distinct": len(set(conditions)),
+        "distinct_share": round(len(set(conditions)) / count, 3),
+    }
+
+
+def write_report_file(folder: Path, text: str) -> Path:
+    path = folder / REPORT_FILE
+    path.write_text(text, encoding="utf-8")
+    return path
