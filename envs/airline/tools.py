@@ -1,6 +1,6 @@
 """Airline tools: the 14 published τ-Emotion-Bench airline tools, same names, parameters and effects.
 
-Behaviour follows shared/specs/airline-tools.md, quirks that decide the final database included
+Behaviour follows the published airline tool specification, quirks that decide the final database included
 (fixed new reservation ids, `update_reservation_flights` leaving `cabin` alone, no seat or balance
 restoration on cancel). Unlike the original, a call that fails changes nothing.
 """

@@ -1,6 +1,6 @@
 """Telecom tools: the 18 published τ-Emotion-Bench telecom tools, same names, parameters and effects.
 
-Behaviour follows shared/specs/telecom-tools.md, quirks that decide the final database included
+Behaviour follows the published telecom tool specification, quirks that decide the final database included
 (ticket ids `TICKET` + count + 1 padded to 3 digits, device ids `str(len(devices) + 1)`,
 `manage_billing` writing the billing record and never the customer's preferences, payments
 clamping the balance at 0). Errors are `ToolError`s carrying the published message without its

@@ -1,219 +1,38 @@
-"""Telecom's parts for the Tracer (docs/tracer.md): customers, intents grounded on their plans, devices,
-tickets and bills, and the hard rules of policy.md as code."""
+"""Telecom's parts for the Tracer (docs/tracer.md): the intents a customer brings, grounded on the
+seed view (seed_view.py), and the spec the builder reads; the policy's rules are in policy_check.py."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
-from taue.contracts.tasks import Action
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, Rule, TracerSpec
-from taue.envs.telecom import models
-from taue.envs.telecom.generate import SENIOR_BORN_BY, generate
-from taue.envs.telecom.tools import TICKET_CATEGORIES, TICKET_PRIORITIES
-
-Record = dict[str, Any]
-
-TODAY = "2025-09-18"
-CYCLES = ("monthly", "quarterly", "annual")
-ADVERBS = {"monthly": "monthly", "quarterly": "quarterly", "annual": "annually"}
-BILLING_WORDS = {
-    ("paperless", True): "paperless bills from now on",
-    ("paperless", False): "paper bills by mail again",
-    ("auto_pay", True): "automatic payments turned on",
-    ("auto_pay", False): "automatic payments turned off",
-}
-METHODS = ("credit_card", "bank_transfer")
-STATUSES = ("open", "in_progress", "resolved", "closed")
-METHOD_WORDS = {"credit_card": "credit card", "bank_transfer": "bank transfer"}
-ISSUE_WORDS = {
-    "no_service": "has no service at all",
-    "slow_speeds": "is painfully slow",
-    "battery_drain": "loses its battery charge within hours",
-    "slow_data": "gets painfully slow data",
-}
-TICKET_AREA = {"mobile_phone": "mobile", "networking": "internet", "tv": "tv", "phone": "phone"}
-ISSUES_OF = {
-    "mobile_phone": ("no_service", "slow_speeds", "battery_drain"),
-    "phone": ("no_service",),
-    "networking": ("no_service", "slow_speeds"),
-    "tv": ("no_service",),
-}
-TIP = {  # a phrase of the troubleshooting steps that only this kind of device and issue gets
-    ("handset", "battery_drain"): "brightness",
-    ("handset", "no_service"): "coverage area",
-    ("handset", "slow_speeds"): "data usage",
-    ("networking", "no_service"): "firmware update",
-    ("networking", "slow_speeds"): "speed test",
-    ("tv", "no_service"): "set-top box",
-}
-UNSUPPORTED_CYCLES = ("weekly", "biweekly", "semiannual")
-UNSUPPORTED_METHODS = (("paypal", "PayPal"), ("gift_card", "a gift card"), ("check", "a paper check"))
-
-PERSONAS = (
-    "a delivery driver who relies on mobile data all day",
-    "a retired teacher who reads every bill line by line",
-    "a freelance translator who works from home",
-    "a parent juggling the family's phones and streaming",
-    "a small-business owner calling between customers",
-    "a nurse calling on a break between shifts",
-    "a graduate student watching every dollar",
-    "a software developer who wants things done quickly",
-    "a night-shift security guard calling before bed",
-    "a first-time homeowner setting up the house",
-    "a sales rep who is on the road most of the week",
-    "a caregiver handling the account for an elderly parent",
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec
+from taue.envs.telecom.policy_check import check_policy
+from taue.envs.telecom.seed_view import (
+    ADVERBS,
+    BILLING_WORDS,
+    CYCLES,
+    METHOD_WORDS,
+    METHODS,
+    PERSONAS,
+    TICKET_AREA,
+    TIP,
+    TODAY,
+    UNSUPPORTED_CYCLES,
+    UNSUPPORTED_METHODS,
+    TelecomView,
+    _device_problem,
+    _priority,
+    _problem_bindings,
+    article,
+    billing_options,
+    customers,
+    load,
+    money,
+    problem_words,
+    write,
 )
-
-# --------------------------------------------------------------------------------------- policy rules
-
-SENIOR_ONLY = Rule(
-    "senior-plan-65-plus",
-    "The mobile_senior plan is only for customers aged 65 or older.",
-    ("65 or older", "aged 65", "only for customers aged 65", "senior plan is only"),
-)
-KNOWN_SERVICE = Rule(
-    "service-from-catalogue", "Add catalogue services the account lacks; remove held ones.", ()
-)
-OWN_DEVICES = Rule("own-devices", "Only the customer's own devices can be put on a service.", ())
-CATALOGUE_DEVICE = Rule("device-from-catalogue", "Only catalogue device models can be registered.", ())
-TICKET_FIELDS = Rule("ticket-fields", "A ticket has a listed category, priority and status.", ())
-URGENT_TICKET = Rule(
-    "urgent-ticket",
-    "Urgent is for a business customer's service down or a home security system offline.",
-    ("urgent priority is only", "only for business customers", "business customer's service is down"),
-)
-BILLING_CYCLE = Rule(
-    "billing-cycle",
-    "The billing cycle is monthly, quarterly or annual.",
-    ("monthly quarterly or annual", "monthly, quarterly or annual", "monthly, quarterly, or annual"),
-)
-PAYMENT_METHOD = Rule(
-    "payment-method",
-    "A payment is made by credit card or bank transfer.",
-    ("credit card or bank transfer", "credit card or a bank transfer", "credit_card or bank_transfer"),
-)
-PAYMENT_DATE = Rule(
-    "payment-dated-today", "A payment is dated today.", ("dated today", "today's date", "dated 2025-09-18")
-)
-PAYMENT_AMOUNT = Rule("payment-amount", "A payment is a positive amount no larger than the balance.", ())
-
-
-# ------------------------------------------------------------------------------------------ seed view
-
-
-@dataclass
-class TelecomView:
-    customers: dict[str, Record]
-    billing: dict[str, Record]
-    tickets: dict[str, Record]
-    services: dict[str, Record]
-    devices: dict[str, Record]
-
-    def tickets_of(self, customer_id: str, *statuses: str) -> list[Record]:
-        tickets = [t for _, t in sorted(self.tickets.items()) if t["customer_id"] == customer_id]
-        return [t for t in tickets if t["status"] in statuses]
-
-    def kind(self, device_name: str) -> str:
-        category = self.devices[device_name]["category"]
-        return "handset" if category in ("mobile_phone", "phone") else category
-
-    def device_lookups(self, customer: Record, device: Record) -> Lookups:
-        """The customer's device models, in profile order and once each, up to the wanted one."""
-        names = list(dict.fromkeys(d["name"] for d in customer["devices"]))
-        return Lookups(tuple(names[: names.index(device["name"]) + 1]))
-
-    def senior(self, customer_id: str) -> bool:
-        return self.customers[customer_id]["demographics"]["date_of_birth"] <= SENIOR_BORN_BY
-
-    def business(self, customer_id: str) -> bool:
-        return self.customers[customer_id]["account"]["account_type"] == "business"
-
-    def plan(self, service_id: str) -> str:
-        name = self.services[service_id]["name"]
-        return f"the {name}" if name.endswith("Add-on") else name
-
-
-def load(seed: int) -> TelecomView:
-    rows = generate(seed)
-    return TelecomView(
-        customers={r.customer_id: r.to_record() for r in rows if isinstance(r, models.Customer)},
-        billing={r.customer_id: r.to_record() for r in rows if isinstance(r, models.Billing)},
-        tickets={r.ticket_id: r.to_record() for r in rows if isinstance(r, models.SupportTicket)},
-        services={r.service_id: r.to_record() for r in rows if isinstance(r, models.Service)},
-        devices={r.device_name: r.to_record() for r in rows if isinstance(r, models.Device)},
-    )
-
-
-def customers(view: TelecomView) -> list[Customer]:
-    result = []
-    for index, (customer_id, record) in enumerate(sorted(view.customers.items())):
-        name = f"{record['name']['first_name']} {record['name']['last_name']}"
-        by = "phone" if index % 3 == 2 else "email"
-        known = {by: record["demographics"][by]}
-        identity = (
-            Action(name=f"find_customer_by_{by}", arguments=known),
-            Action(name="get_customer_details", arguments={"customer_id": customer_id}),
-        )
-        result.append(Customer(customer_id, name, identity, known, {"customer_id": customer_id}))
-    return result
-
-
-# ------------------------------------------------------------------------------------------- phrasing
-
-
-def article(name: str) -> str:
-    return f"{'an' if name[0].lower() in 'aeio' else 'a'} {name}"
-
-
-def problem_words(view: TelecomView, device_name: str, issue: str) -> str:
-    handset = issue == "slow_speeds" and view.kind(device_name) == "handset"
-    return f"{device_name} {ISSUE_WORDS['slow_data' if handset else issue]}"
-
-
-def write(name: str, **arguments: Any) -> Action:
-    return Action(name=name, arguments=arguments)
-
-
-def money(value: float) -> str:
-    return f"{value:.2f}"
-
-
-def billing_options(view: TelecomView, customer_id: str, **changes: Any) -> dict[str, Any]:
-    """`manage_billing` arguments: the billing account's current options with `changes` applied."""
-    bill = view.billing[customer_id]
-    current = {
-        "customer_id": customer_id,
-        "paperless": bill["paperless"],
-        "auto_pay": bill["auto_pay"],
-        "billing_cycle": bill.get("billing_cycle", "monthly"),
-    }
-    return {**current, **changes}
-
-
-def _device_problem(
-    view: TelecomView, customer: Customer, rng: random.Random, issues: tuple[str, ...] | None = None
-) -> tuple[Record, str] | None:
-    """One of the customer's devices (on a service) and an issue its troubleshooting knows."""
-    record = view.customers[customer.id]
-    options = [
-        (device, issue)
-        for device in record["devices"]
-        if device["service"] is not None
-        for issue in ISSUES_OF.get(view.devices[device["name"]]["category"], ())
-        if issues is None or issue in issues
-    ]
-    return rng.choice(options) if options else None
-
-
-def _priority(view: TelecomView, customer_id: str, issue: str) -> str:
-    return "medium" if issue != "no_service" else "urgent" if view.business(customer_id) else "high"
-
-
-def _problem_bindings(view: TelecomView, customer: Customer, device: Record, issue: str) -> dict[str, Any]:
-    return {"device_name": view.device_lookups(view.customers[customer.id], device), "issue": issue}
-
+from taue.envs.telecom.tools import TICKET_PRIORITIES
 
 # -------------------------------------------------------------------------------------------- intents
 
@@ -564,51 +383,6 @@ INTENTS = (
     intent(unsupported_cycle, "manage_billing", "changing billing options", BILLING, BILLING, True),
     intent(improper_payment, "record_payment", "paying a bill", BILLING, BILLING, True),
 )
-
-
-# ----------------------------------------------------------------------------------------- the check
-
-
-def check_policy(view: TelecomView, action: Action) -> list[Rule]:
-    """The rules of policy.md that the write `action` breaks, judged on the seed records."""
-    args, name = action.arguments, action.name
-    customer = view.customers.get(args.get("customer_id", ""))
-    if name == "manage_service":
-        service_id = args.get("service_id")
-        held = customer["services"] if customer else []
-        if args.get("action") == "add":
-            if service_id not in view.services or service_id in held:
-                return [KNOWN_SERVICE]
-            broken = []
-            if service_id == "mobile_senior" and not view.senior(customer["customer_id"]):
-                broken.append(SENIOR_ONLY)
-            own = {d["device_id"] for d in customer["devices"]}
-            if not set(args.get("devices_ids") or ()) <= own:
-                broken.append(OWN_DEVICES)
-            return broken
-        return [] if args.get("action") == "remove" and service_id in held else [KNOWN_SERVICE]
-    if name == "add_device":
-        return [] if args.get("device_name") in view.devices else [CATALOGUE_DEVICE]
-    if name == "create_support_ticket":
-        ok = args.get("category") in TICKET_CATEGORIES and args.get("priority") in TICKET_PRIORITIES
-        urgent = args.get("priority") == "urgent" and args.get("category") != "security"
-        if urgent and not (customer and view.business(customer["customer_id"])):
-            return [URGENT_TICKET]
-        return [] if ok else [TICKET_FIELDS]
-    if name == "modify_support_ticket":
-        ok = args.get("status") in STATUSES and args.get("priority") in TICKET_PRIORITIES
-        return [] if ok and args.get("ticket_id") in view.tickets else [TICKET_FIELDS]
-    if name == "manage_billing":
-        return [] if args.get("billing_cycle") in CYCLES else [BILLING_CYCLE]
-    if name == "record_payment":
-        broken = [] if args.get("method") in METHODS else [PAYMENT_METHOD]
-        if args.get("date") != TODAY:
-            broken.append(PAYMENT_DATE)
-        balance = view.billing[customer["customer_id"]]["current_balance"] if customer else 0
-        if not 0 < float(args.get("amount", 0)) <= balance:
-            broken.append(PAYMENT_AMOUNT)
-        return broken
-    return []
 
 
 TRACER = TracerSpec(

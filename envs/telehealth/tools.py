@@ -1,6 +1,6 @@
 """Telehealth tools: the 23 published τ-Emotion-Bench telehealth tools, same names, parameters and effects.
 
-Behaviour follows shared/specs/telehealth-tools.md: check order, messages, new appointment ids
+Behaviour follows the published telehealth tool specification: check order, messages, new appointment ids
 (`APPT` + the next number over both id families), copays, the cancellation date (taken from the
 domain's simulated clock, never the machine's) and the prescription matching rules. A failed write is a
 `ToolError` with the published text (without an `Error: ` prefix) and writes nothing. As published,

@@ -1,283 +1,30 @@
-"""Telehealth's parts for the Tracer (docs/tracer.md): patients, intents grounded on their visits,
-records, prescriptions and devices, and the hard rules of policy.md as code."""
+"""Telehealth's parts for the Tracer (docs/tracer.md): the intents a customer brings, grounded on the
+seed view (seed_view.py), and the spec the builder reads; the policy's rules are in policy_check.py."""
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-from dataclasses import dataclass, field
-from datetime import date, timedelta
-from functools import cached_property
 from typing import Any
 
-from taue.contracts.tasks import Action
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, Rule, TracerSpec
-from taue.envs.telehealth import models as m
-from taue.envs.telehealth.generate import SLOTS, SPECIALTIES, TODAY, generate
-
-Record = dict[str, Any]
-Rng = random.Random
-ACTIVE = ("scheduled", "pending_approval")
-DAYS = tuple((TODAY + timedelta(days=n)).isoformat() for n in range(3, 36))
-"""The days a new visit or a move may fall on."""
-BOOKABLE = ("Primary Care", "Cardiology", "Endocrinology", "Neurology", "Pulmonology", "Psychiatry")
-
-PERSONAS = tuple(
-    [
-        "a retired postal worker who keeps a paper diary of every appointment",
-        "a night-shift nurse calling between two shifts",
-        "a graduate student juggling classes and a new diagnosis",
-        "a long-haul truck driver calling from a rest stop",
-        "a primary-school teacher with ten minutes before the bell",
-        "a caregiver who manages her own care between her father's visits",
-        "a freelance designer who pays close attention to costs",
-        "a newly retired engineer who likes to double-check details",
-        "a restaurant manager with a packed week",
-        "a parent of three who is always short on time",
-        "a software developer who prefers quick, precise answers",
-        "a farmer calling on a patchy rural connection",
-    ]
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, TracerSpec
+from taue.envs.telehealth.generate import SPECIALTIES
+from taue.envs.telehealth.policy_check import check_policy
+from taue.envs.telehealth.seed_view import (
+    BOOKABLE,
+    CANCEL_BECAUSE,
+    NOTES,
+    PERSONAS,
+    Record,
+    Rng,
+    View,
+    _shuffled,
+    _upcoming,
+    customers,
+    doctor,
+    kind_words,
+    load,
+    visit_words,
+    write,
 )
-NOTES = tuple(
-    [
-        "Patient asks the care team to call back about side effects of {medication}",
-        "Patient requests a printed copy of the care plan by mail",
-        "Patient will share a week of home readings before the next visit",
-        "Patient asks the care team to review the {medication} dose at the next visit",
-        "Patient prefers morning video visits from now on",
-        "Patient travelling until mid January; please contact by email",
-        "Patient asks for a refill reminder for {medication}",
-        "Patient reports new dizziness in the mornings and asks for a call back",
-    ]
-)
-CANCEL_BECAUSE = tuple(
-    [
-        "you will be travelling that week",
-        "you are feeling better",
-        "you booked it by mistake",
-        "it clashes with your work schedule",
-    ]
-)
-
-# --------------------------------------------------------------------------------------- policy rules
-
-SLOT_WORDS = "not on their schedule|not in their schedule|not on the schedule|"
-
-
-def rule(rule_id: str, text: str, reasons: str) -> Rule:
-    """A rule whose refusal phrases are given as one '|'-separated string."""
-    return Rule(rule_id, text, tuple(r for r in reasons.split("|") if r))
-
-
-ACTIVE_ONLY = rule(
-    "active-visits-only",
-    "Only scheduled and pending-approval visits can be moved or cancelled.",
-    "already completed|already been completed|already took place|already happened|already cancelled|"
-    "already been cancelled|only scheduled",
-)
-PROVIDER_DAY = rule(
-    "provider-weekday",
-    "A provider can only be booked on a weekday that appears in their schedule.",
-    SLOT_WORDS + "does not work on|doesn't work on|not available on|isn't available on",
-)
-PROVIDER_SLOT = rule(
-    "provider-slot",
-    "A provider can only be booked at one of that day's listed slots.",
-    SLOT_WORDS + "not available at|isn't available at|not one of|not a listed",
-)
-SLOT_TAKEN = rule(
-    "slot-free",
-    "A slot another active visit already holds cannot be booked.",
-    "already booked|already taken|already has an appointment|not free|not available at|isn't available at",
-)
-VOUCHER_SELF_PAY = rule(
-    "voucher-without-insurance", "A voucher is used only when insurance is not billed.", ""
-)
-LISTED_OFFER = rule(
-    "listed-supplier-offer",
-    "A prescription's supplier must be one of the listed offers, exactly as listed.",
-    "exactly as listed|listed price|listed offer|not listed|isn't listed|not on the list",
-)
-ON_RECORD = rule(
-    "prescription-on-record", "Only a prescription on the record can change.", "not on that record"
-)
-NOTE_TEXT = rule("note-text", "A note must say something.", "")
-
-
-# ------------------------------------------------------------------------------------------ seed view
-
-
-@dataclass
-class View:
-    patients: dict[str, Record]
-    providers: dict[str, Record]
-    appointments: dict[str, Record]
-    records: dict[str, Record]
-    suppliers: dict[str, list[Record]]
-    interactions: dict[str, dict[str, Record]]
-    free: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-
-    @cached_property
-    def by_patient(self) -> dict[str, list[Record]]:
-        """Each patient's visits in `list_patient_appointments` order."""
-        found: dict[str, list[Record]] = {}
-        for visit in sorted(
-            self.appointments.values(), key=lambda a: (a["date"], a["time"], a["appointment_id"])
-        ):
-            found.setdefault(visit["patient_id"], []).append(visit)
-        return found
-
-    def visits(self, patient_id: str, *statuses: str) -> list[Record]:
-        return [a for a in self.by_patient.get(patient_id, []) if not statuses or a["status"] in statuses]
-
-    def visit_lookups(self, visit: Record, status_filter: str | None) -> Lookups:
-        listed = self.visits(visit["patient_id"], *([status_filter] if status_filter else []))
-        ids = [a["appointment_id"] for a in listed]
-        return Lookups(tuple(ids[: ids.index(visit["appointment_id"]) + 1]))
-
-    @cached_property
-    def records_by_patient(self) -> dict[str, list[Record]]:
-        """Each patient's records newest first, as `list_patient_medical_records` lists them."""
-        found: dict[str, list[Record]] = {}
-        for _, record in sorted(self.records.items()):
-            found.setdefault(record["patient_id"], []).append(record)
-        return {p: sorted(rs, key=lambda r: r["date"], reverse=True) for p, rs in found.items()}
-
-    def records_of(self, patient_id: str) -> list[Record]:
-        return self.records_by_patient.get(patient_id, [])
-
-    def record_lookups(self, record: Record) -> Lookups:
-        ids = [r["record_id"] for r in self.records_of(record["patient_id"])]
-        return Lookups(tuple(ids[: ids.index(record["record_id"]) + 1]))
-
-    def medications(self, patient_id: str) -> list[str]:
-        return [x["name"] for x in self.patients[patient_id]["medical_history"]["medications"]]
-
-    @cached_property
-    def busy(self) -> set[tuple[str, str, str]]:
-        return {
-            (a["provider_id"], a["date"], a["time"])
-            for a in self.appointments.values()
-            if a["status"] in ACTIVE
-        }
-
-    def slots(self, provider_id: str, day: str) -> list[str]:
-        weekday = m.WEEKDAYS[date.fromisoformat(day).weekday()]
-        return self.providers[provider_id]["schedule"].get(weekday, [])
-
-    def free_slot(self, provider_id: str, rng: Rng) -> tuple[str, str] | None:
-        free = self.free_slots(provider_id)
-        return rng.choice(free) if free else None
-
-    def free_slots(self, provider_id: str) -> list[tuple[str, str]]:
-        if provider_id not in self.free:
-            slots = [(d, s) for d in DAYS for s in self.slots(provider_id, d)]
-            self.free[provider_id] = [(d, s) for d, s in slots if (provider_id, d, s) not in self.busy]
-        return self.free[provider_id]
-
-    def bad_slot(self, provider_id: str, rng: Rng, exclude: str = "") -> tuple[str, str] | None:
-        """A future slot the provider cannot be booked in: a day off, an unlisted time or a taken slot."""
-        days = DAYS
-        off = [(d, rng.choice(SLOTS[2:12])) for d in days if not self.slots(provider_id, d)]
-        unlisted = [
-            (d, s)
-            for d in days
-            for s in SLOTS
-            if self.slots(provider_id, d) and s not in self.slots(provider_id, d)
-        ]
-        taken = [
-            (a["date"], a["time"])
-            for a in self.appointments.values()
-            if a["provider_id"] == provider_id and a["status"] in ACTIVE and a["appointment_id"] != exclude
-        ]
-        kinds = [k for k in (off, unlisted, taken) if k]
-        return rng.choice(rng.choice(kinds)) if kinds else None
-
-    @cached_property
-    def name_dob_counts(self) -> Counter[tuple[str, str, str]]:
-        return Counter(_name_dob(p) for p in self.patients.values())
-
-    @cached_property
-    def email_counts(self) -> Counter[str]:
-        return Counter(p["demographics"]["email"] for p in self.patients.values())
-
-
-def load(seed: int) -> View:
-    rows = generate(seed)
-    return View(
-        patients={r.patient_id: r.to_record() for r in rows if isinstance(r, m.Patient)},
-        providers={r.provider_id: r.to_record() for r in rows if isinstance(r, m.Provider)},
-        appointments={r.appointment_id: r.to_record() for r in rows if isinstance(r, m.Appointment)},
-        records={r.record_id: r.to_record() for r in rows if isinstance(r, m.MedicalRecord)},
-        suppliers={r.medication: r.to_record() for r in rows if isinstance(r, m.MedicationSupplierList)},
-        interactions={r.medication: r.to_record() for r in rows if isinstance(r, m.DrugInteraction)},
-    )
-
-
-def _name_dob(patient: Record) -> tuple[str, str, str]:
-    name = patient["name"]
-    return (name["first_name"].lower(), name["last_name"].lower(), patient["demographics"]["date_of_birth"])
-
-
-def customers(view: View) -> list[Customer]:
-    result = []
-    for index, (patient_id, patient) in enumerate(sorted(view.patients.items())):
-        name = f"{patient['name']['first_name']} {patient['name']['last_name']}"
-        email = patient["demographics"]["email"]
-        by_name = view.name_dob_counts[_name_dob(patient)] == 1 and (
-            index % 3 == 2 or view.email_counts[email] > 1
-        )
-        if by_name:
-            known = {
-                "first_name": patient["name"]["first_name"],
-                "last_name": patient["name"]["last_name"],
-                "date_of_birth": patient["demographics"]["date_of_birth"],
-            }
-            first = Action(name="find_patient_by_name_dob", arguments=known)
-        elif view.email_counts[email] == 1:
-            known = {"email": email}
-            first = Action(name="find_patient_by_email", arguments=known)
-        else:
-            continue
-        identity = (first, Action(name="get_patient_details", arguments={"patient_id": patient_id}))
-        result.append(Customer(patient_id, name, identity, known, {"patient_id": patient_id}))
-    return result
-
-
-# ------------------------------------------------------------------------------------------- phrasing
-
-
-def doctor(view: View, provider_id: str) -> str:
-    name = view.providers[provider_id]["name"]
-    return f"Dr. {name['first_name']} {name['last_name']}"
-
-
-def kind_words(kind: str) -> str:
-    return kind.replace("_", " ")
-
-
-def visit_words(view: View, visit: Record) -> str:
-    return (
-        f"{kind_words(visit['type'])} with {doctor(view, visit['provider_id'])} on {visit['date']} "
-        f"at {visit['time']}"
-    )
-
-
-def write(name: str, **arguments: Any) -> Action:
-    return Action(name=name, arguments=arguments)
-
-
-def _shuffled(records: list[Record], rng: Rng) -> list[Record]:
-    records = list(records)
-    rng.shuffle(records)
-    return records
-
-
-def _upcoming(view: View, customer: Customer) -> list[Record]:
-    return [
-        v for v in view.visits(customer.id, *ACTIVE) if v["date"] > TODAY.isoformat() and v["meeting_link"]
-    ]
-
 
 # -------------------------------------------------------------------------------- appointment intents
 
@@ -432,7 +179,8 @@ def _booking(
         entities.add(visit["appointment_id"])
     return Grounded(
         request=f"Please book a {kind_words(kind)} with {name}{of} on {day} at {time}{billing}.",
-        situation=f"You want a {kind_words(kind)} with {name}{of} on {day} at {time}{billing}",
+        situation=f"You want a {kind_words(kind)} with {name}{of.replace('my ', 'your ')} on {day} at {time}"
+        f"{billing}",
         bindings={"status_filter": None, "specialty": specialty, "provider_id": provider_id, **bindings},
         write=write("schedule_appointment", **arguments),
         entities=frozenset(entities),
@@ -482,7 +230,7 @@ def add_note(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     which = "my latest medical record" if latest else f"my medical record from {record['date']}"
     return Grounded(
         request=f"Please add this note to {which}: '{note}'.",
-        situation=f"You want the care team to know something: ask for the note '{note}' on {which[3:]}",
+        situation=f"You want the care team to know something: ask for the note '{note}' on your {which[3:]}",
         bindings={
             "limit": 1 if latest else None,
             "record_id": view.record_lookups(record),
@@ -686,56 +434,6 @@ INTENTS = (
 )
 
 
-# ----------------------------------------------------------------------------------------- the check
-
-
-def check_policy(view: View, action: Action) -> list[Rule]:
-    """The rules of policy.md that the write `action` breaks, judged on the seed records."""
-    args, name = action.arguments, action.name
-    broken: list[Rule] = []
-    if name in ("cancel_appointment", "reschedule_appointment"):
-        visit = view.appointments[args["appointment_id"]]
-        if visit["status"] not in ACTIVE:
-            broken.append(ACTIVE_ONLY)
-        if name == "reschedule_appointment":
-            broken += _slot_rules(
-                view, visit["provider_id"], args["new_date"], args["new_time"], visit["appointment_id"]
-            )
-    elif name == "schedule_appointment":
-        broken += _slot_rules(view, args["provider_id"], args["date"], args["time"])
-        if args.get("voucher_id") and args.get("bill_insurance", True):
-            broken.append(VOUCHER_SELF_PAY)
-    elif name == "update_prescription_supplier":
-        record = view.records[args["record_id"]]
-        if args["medication"] not in [p["medication"] for p in record.get("prescriptions") or []]:
-            broken.append(ON_RECORD)
-        offer = (args["supplier_company"], args["brand_name"], args["price_usd"])
-        listed = [
-            (o["company"], o["brand_name"], o["price_usd"])
-            for o in view.suppliers.get(args["medication"], [])
-        ]
-        if offer not in listed:
-            broken.append(LISTED_OFFER)
-    elif name == "update_medical_record_note" and not str(args.get("note", "")).strip():
-        broken.append(NOTE_TEXT)
-    return broken
-
-
-def _slot_rules(view: View, provider_id: str, day: str, time: str, exclude: str = "") -> list[Rule]:
-    slots = view.slots(provider_id, day)
-    if not slots:
-        return [PROVIDER_DAY]
-    if time not in slots:
-        return [PROVIDER_SLOT]
-    holders = [a["appointment_id"] for a in view.appointments.values() if a["status"] in ACTIVE]
-    holders = [h for h in holders if _slot_of(view.appointments[h]) == (provider_id, day, time)]
-    return [SLOT_TAKEN] if set(holders) - {exclude} else []
-
-
-def _slot_of(visit: Record) -> tuple[str, str, str]:
-    return visit["provider_id"], visit["date"], visit["time"]
-
-
 TRACER = TracerSpec(
     load=load,
     customers=customers,
@@ -743,5 +441,5 @@ TRACER = TracerSpec(
     check_policy=check_policy,
     personas=PERSONAS,
     walk_lengths={3: 0.5, 4: 0.5},
-    intent_counts={1: 0.2, 2: 0.6, 3: 0.2},
+    intent_counts={1: 0.25, 2: 0.55, 3: 0.2},
 )

@@ -117,26 +117,3 @@ def test_records_round_trip_through_the_models(rows):
     assert "status" not in reservation.to_record()
     reservation.status = "cancelled"
     assert list(reservation.to_record())[-1] == "status"
-
-
-# ---------------------------------------------------------------------------------------------
-# tasks
-
-
-def test_task_file_covers_the_domain():
-    emotional = [t for t in DOMAIN.tasks if t.emotion is not None]
-    assert len(emotional) >= 20 and len(DOMAIN.tasks) == 2 * len(emotional)
-    actions = [a for t in emotional for a in t.evaluation.actions]
-    assert len(actions) / len(emotional) >= 5
-    writes = Counter(a.name for a in actions if a.name in DOMAIN.write_tools)
-    assert set(writes) == DOMAIN.write_tools and min(writes.values()) >= 2
-    assert sum(1 for t in emotional if t.evaluation.outputs) >= 5
-    conditions = [t.emotion for t in emotional]
-    assert {e.family for e in conditions} == {"anger", "fear", "disgust", "sadness", "enjoyment"}
-    assert sum(e.urgency == "high" for e in conditions) >= 5
-    assert sum(e.politeness == "cold" and e.trust == "skeptical" for e in conditions) >= 3
-    assert sum((e.urgency, e.politeness, e.trust) == ("low", "warm", "trusting") for e in conditions) >= 4
-    for task in emotional:
-        scenario = task.user_scenario
-        assert scenario.volunteered and len(scenario.discoverable) >= 4
-        assert not set(scenario.known_info) & set(scenario.discoverable)

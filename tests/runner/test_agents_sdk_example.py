@@ -39,7 +39,7 @@ async def test_the_agents_sdk_example_solves_a_task_through_the_runner(tmp_path:
     [record] = report.records
     # Scored from the server's observations only: its database hash and its tool log.
     assert (record.termination, record.reward) == ("user_stop", 1), record.error
-    assert record.breakdown.db_match is True and record.breakdown.outputs_found == {"126": True}
+    assert record.breakdown.db_match is True and record.breakdown.outputs_found == {}  # a plain task
     gold = get_domain("airline").task_index[TASK].evaluation.actions
     assert [(c.name, c.ok) for c in record.tool_log] == [(a.name, True) for a in gold]
 

@@ -25,9 +25,10 @@ from taue.runner.control import InfraError
 from taue.runner.mcp_session import episode_session
 from taue.runner.runner import RunConfig, execute_run
 from tests.paths import ROOT
+from tests.task_picks import plain_task_id
 
 SCHEMAS = ROOT / "docs" / "schemas"
-TASK = "airline-004-neutral"
+TASK = plain_task_id("airline", neutral=True)
 
 
 def test_committed_schemas_equal_the_generated_ones() -> None:

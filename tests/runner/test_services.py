@@ -68,21 +68,35 @@ async def test_simulator_service_health_reflection_and_sessions(simulator_server
     await chan.close()
 
 
+def first_of_two_action_goals(domain_name: str):
+    """The first task with two ordinary action goals, its first goal and the gold write that does it."""
+    from taue.contracts.tasks import matches
+
+    domain = get_domain(domain_name)
+    for task in domain.tasks:
+        goals = [g for g in task.user_scenario.goals if g.kind == "action" and not g.refusal_expected]
+        if len(goals) >= 2 and len(goals[0].targets) == 1:
+            target = goals[0].targets[0]
+            write = next(a for a in task.evaluation.actions if matches(target, a.name, a.arguments))
+            return task, goals[0], write
+    raise AssertionError(f"no {domain_name} task with two action goals")
+
+
 async def test_notifications_cross_the_service_and_confirm_goals_structurally(simulator_server) -> None:
     chan = channel(simulator_server.address)
     stub = simulator_pb2_grpc.SimulatorStub(chan)
-    task = get_domain("airline").task_index["airline-001"]
+    task, first, write = first_of_two_action_goals("airline")
     started = await stub.StartSession(simulator_pb2.StartSessionRequest(task=user_task_message(task), seed=0))
-    cancel = next(a for a in task.evaluation.actions if a.name == "cancel_reservation")
-    claim = f"Your reservation {cancel.arguments['reservation_id']} has been cancelled."
-    confirmed = simulator_pb2.Notification(tool=cancel.name, arguments_json=json.dumps(cancel.arguments))
+    ids = " ".join(str(v) for k, v in write.arguments.items() if k.endswith("_id"))
+    claim = f"Done: that request is complete ({ids}), confirmation sent."
+    confirmed = simulator_pb2.Notification(tool=write.name, arguments_json=json.dumps(write.arguments))
     turn = await stub.Respond(
         simulator_pb2.RespondRequest(
             session_id=started.session_id, agent_message=claim, notifications=[confirmed], successful_calls=1
         )
     )
-    assert list(turn.state.goals_confirmed) == ["cancel"] and not turn.done
-    bad = simulator_pb2.Notification(tool="cancel_reservation", arguments_json="{not json")
+    assert list(turn.state.goals_confirmed) == [first.id] and not turn.done
+    bad = simulator_pb2.Notification(tool=write.name, arguments_json="{not json")
     with pytest.raises(grpc.aio.AioRpcError) as invalid:
         await stub.Respond(
             simulator_pb2.RespondRequest(

@@ -17,8 +17,13 @@ from taue.scorer.scoring import ScoreRequest, score_episode
 
 
 def task_with_outputs(domain_name: str):
+    """A task with expected outputs and at least one write (its end state differs from the seed)."""
     domain = get_domain(domain_name)
-    return domain, next(t for t in domain.tasks if t.evaluation.outputs)
+    writes = domain.write_tools
+    chosen = [
+        t for t in domain.tasks if t.evaluation.outputs and {a.name for a in t.evaluation.actions} & writes
+    ]
+    return domain, chosen[0]
 
 
 async def expected(domain, task):

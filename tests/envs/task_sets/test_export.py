@@ -69,8 +69,8 @@ async def test_export_after_a_task_reads_back_as_the_expected_end_state(name: st
 
 def test_cli_exports_the_seed_and_the_state_after_a_task(tmp_path: Path) -> None:
     domain = get_domain("retail")
-    task = next(t for t in domain.tasks if any(a.name == "cancel_pending_order" for a in t.evaluation.actions))
-    cancel = next(a for a in task.evaluation.actions if a.name == "cancel_pending_order")
+    cancels = [(t, a) for t in domain.tasks for a in t.evaluation.actions if a.name == "cancel_pending_order"]
+    task, cancel = cancels[0]
     seed = taue("db", "export", "--task-set", "retail", "--format", "tau-bench", str(tmp_path / "seed"))
     assert seed.exit_code == 0, seed.output
     after = taue("db", "export", "--task-set", "retail", "--after", task.id, str(tmp_path / "after"))

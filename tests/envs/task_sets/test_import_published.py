@@ -150,7 +150,7 @@ async def test_ground_truth_replay_figures(imports, domain: str, split: str) -> 
 def original_rejects(domain: str, split: str) -> list[int]:
     """Tasks whose ground truth the original itself rejects, worked out from the published JSON and
     the specification alone (not with our tools): airline bookings whose payments do not add up to the
-    price (shared/specs/airline-tools.md, book_reservation step 6)."""
+    price (the published book_reservation, step 6)."""
     if domain != "airline":
         return []
     flights = json.loads((DATA / "airline/db/flights.json").read_text())
