@@ -113,8 +113,9 @@ def set_problems(domain: Domain, eval_count: int = 58, train_count: int = 700) -
     twins = [t for t in domain.tasks if t.emotion is None]
     if len(tasks) != eval_count or len(twins) != eval_count:
         problems.append(f"{len(tasks)} emotional tasks and {len(twins)} twins, not {eval_count} each")
-    if stats["gold_calls"]["mean"] < MIN_MEAN_GOLD:
-        problems.append(f"mean gold calls {stats['gold_calls']['mean']} < {MIN_MEAN_GOLD}")
+    mean_gold = sum(len(t.evaluation.actions) for t in tasks) / (len(tasks) or 1)  # unrounded
+    if mean_gold < MIN_MEAN_GOLD:
+        problems.append(f"mean gold calls {mean_gold:.3f} < {MIN_MEAN_GOLD}")
     if stats["refusal_share"] < MIN_REFUSAL_SHARE:
         problems.append(f"policy-challenge share {stats['refusal_share']} < {MIN_REFUSAL_SHARE}")
     if stats["conditions"]["distinct"] != len(tasks):

@@ -12,7 +12,7 @@ from taue.contracts.tasks import Action
 from taue.envs.airline.generate import generate
 from taue.envs.airline.models import Flight, Reservation, User
 from taue.envs.airline.tools import AIRPORTS
-from taue.envs.runtime.authoring import Customer, Grounded, Lookups
+from taue.envs.runtime.authoring import Customer, Grounded, Lookups, write
 
 Record = dict[str, Any]
 
@@ -172,10 +172,6 @@ def person(p: Record) -> str:
 
 def plain(segments: list[Record]) -> list[dict[str, str]]:
     return [{"flight_number": s["flight_number"], "date": s["date"]} for s in segments]
-
-
-def write(name: str, **arguments: Any) -> Action:
-    return Action(name=name, arguments=arguments)
 
 
 def new_flights(trip: Record, cabin: str, segments: list[Record], method: Record) -> Action:

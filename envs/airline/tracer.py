@@ -30,10 +30,9 @@ from taue.envs.airline.seed_view import (
     plain,
     shift,
     trip_words,
-    write,
 )
 from taue.envs.airline.tools import AIRPORTS
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
 
 # -------------------------------------------------------------------------------------------- intents
 

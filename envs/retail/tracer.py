@@ -13,7 +13,7 @@ from taue.envs.retail.generate import generate
 from taue.envs.retail.models import Order, Product, User
 from taue.envs.retail.policy_check import check_policy
 from taue.envs.retail.tools import CANCEL_REASONS
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
 
 Record = dict[str, Any]
 
@@ -170,10 +170,6 @@ def address_arguments(rng: random.Random) -> tuple[dict[str, str], str]:
     return arguments, f"{address1}{unit}, {city}, {state} {zip_code}, USA"
 
 
-def write(name: str, **arguments: Any) -> Action:
-    return Action(name=name, arguments=arguments)
-
-
 def _order_bindings(view: RetailView, order: Record, item: Record | None = None) -> dict[str, Any]:
     product = (item or order["items"][0])["product_id"]
     return {"order_id": view.lookups(order), "product_id": product}
@@ -244,20 +240,17 @@ def _reroute(
 
 
 def swap_item(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
-    for order in _shuffled(view.orders_of(customer.id, "pending"), rng):
-        swap = view.variant_swap(order, rng)
-        if swap is None:
-            continue
-        item, variant = swap
-        method = _payer(view, customer.id, variant["price"] - item["price"], rng)
-        if method is None:
-            continue
-        return _variant_goal(view, order, item, variant, method, "modify_pending_order_items", "change")
-    return None
+    return _variant_change(view, customer, rng, "pending", "modify_pending_order_items", "change")
 
 
 def exchange_item(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
-    for order in _shuffled(view.orders_of(customer.id, "delivered"), rng):
+    return _variant_change(view, customer, rng, "delivered", "exchange_delivered_order_items", "exchange")
+
+
+def _variant_change(
+    view: RetailView, customer: Customer, rng: random.Random, status: str, tool: str, verb: str
+) -> Grounded | None:
+    for order in _shuffled(view.orders_of(customer.id, status), rng):
         swap = view.variant_swap(order, rng)
         if swap is None:
             continue
@@ -265,7 +258,7 @@ def exchange_item(view: RetailView, customer: Customer, rng: random.Random) -> G
         method = _payer(view, customer.id, variant["price"] - item["price"], rng)
         if method is None:
             continue
-        return _variant_goal(view, order, item, variant, method, "exchange_delivered_order_items", "exchange")
+        return _variant_goal(view, order, item, variant, method, tool, verb)
     return None
 
 

@@ -16,6 +16,11 @@ from typing import Any, Literal
 from taue.contracts.tasks import Action
 
 
+def write(name: str, **arguments: Any) -> Action:
+    """A gold call, written the way grounders read best: `write("cancel_order", order_id=...)`."""
+    return Action(name=name, arguments=arguments)
+
+
 @dataclass(frozen=True)
 class Customer:
     """Who a task is for: the gold calls that identify them and the facts they identify with."""

@@ -137,10 +137,6 @@ def problem_words(view: TelecomView, device_name: str, issue: str) -> str:
     return f"{device_name} {ISSUE_WORDS['slow_data' if handset else issue]}"
 
 
-def write(name: str, **arguments: Any) -> Action:
-    return Action(name=name, arguments=arguments)
-
-
 def money(value: float) -> str:
     return f"{value:.2f}"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
 from taue.envs.telecom.policy_check import check_policy
 from taue.envs.telecom.seed_view import (
     ADVERBS,
@@ -30,7 +30,6 @@ from taue.envs.telecom.seed_view import (
     load,
     money,
     problem_words,
-    write,
 )
 from taue.envs.telecom.tools import TICKET_PRIORITIES
 
@@ -391,6 +390,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={2: 0.5, 3: 0.3, 4: 0.2},
+    walk_lengths={2: 0.4, 3: 0.35, 4: 0.25},
     intent_counts={1: 0.05, 2: 0.4, 3: 0.55},
 )

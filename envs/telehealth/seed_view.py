@@ -218,10 +218,6 @@ def visit_words(view: View, visit: Record) -> str:
     )
 
 
-def write(name: str, **arguments: Any) -> Action:
-    return Action(name=name, arguments=arguments)
-
-
 def _shuffled(records: list[Record], rng: Rng) -> list[Record]:
     records = list(records)
     rng.shuffle(records)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, TracerSpec
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, TracerSpec, write
 from taue.envs.telehealth.generate import SPECIALTIES
 from taue.envs.telehealth.policy_check import check_policy
 from taue.envs.telehealth.seed_view import (
@@ -23,7 +23,6 @@ from taue.envs.telehealth.seed_view import (
     kind_words,
     load,
     visit_words,
-    write,
 )
 
 # -------------------------------------------------------------------------------- appointment intents
