@@ -79,6 +79,10 @@ def draft_task(
     """One candidate; raises `Rejected` with the reason when the draw does not make a task."""
     intents = choose_intents(spec, rng, challenge)
     customer, grounded = _ground(spec, view, customers, intents, rng)
+    if all(concrete.kind == "information" for concrete in grounded):
+        # Every task changes the database or protects it (a refusal): an answer alone could be
+        # given by an agent that never looked anything up, and the end state would prove nothing.
+        raise Rejected("information only")
     parts: list[Part] = []
     last = customer.identity[-1].name
     taken = list(customer.identity)

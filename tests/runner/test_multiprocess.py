@@ -131,6 +131,8 @@ def test_remote_services_give_the_embedded_results(
         "--domains",
         "airline,retail",
         *agent_args,
+        "--tasks",
+        "emotional",
         "--trials",
         "1",
         "--seed",

@@ -217,19 +217,27 @@ async def pester_run(servers, tmp_path: Path, condition_id: str) -> list:
 async def test_pester_split_follows_the_tolerance_table(servers, tmp_path: Path, condition_id: str) -> None:
     """Expected split: UNSATISFIED exactly when pester's needless questions exceed the condition's tolerance.
 
-    With every task giving pester at least 5 needless questions, that means reward -1 on every task
-    for the impatient conditions above (tolerance <= 4) and never for the patient one (tolerance 17).
+    The Tracer's airline and retail tasks give pester 2 to 7 needless questions: never UNSATISFIED
+    under the patient condition (tolerance 17), always under tolerance 0 or 1, on the tasks that
+    ask more than 3 or 4 under the conditions in between.
     """
     records = await pester_run(servers, tmp_path, condition_id)
     c = condition(condition_id)
     tolerated = tolerated_needless_questions(c.politeness, c.urgency, c.trust, c.emotion)
+    counts = []
     for record in records:
         needless = sum(1 for event in record.user_state["events"] if event in NEEDLESS)
+        counts.append(needless)
         unsatisfied = record.termination == "user_unsatisfied"
         assert unsatisfied == (needless > tolerated), (record.task_id, needless, tolerated)
         assert record.reward == (-1 if unsatisfied else 1)
     rewards = {r.reward for r in records}
-    assert rewards == ({1} if condition_id == PATIENT else {-1})
+    if condition_id == PATIENT:  # the whole count: a user who leaves stops the questions early
+        assert rewards == {1} and min(counts) >= 2 and max(counts) <= 7
+    elif tolerated <= 1:
+        assert rewards == {-1}
+    else:
+        assert rewards == {1, -1}, (tolerated, sorted(counts))
 
 
 def test_shards_keep_every_trial_of_a_task_together() -> None:

@@ -209,7 +209,7 @@ async def _sharded_runs_merge(servers, tmp_path: Path) -> None:
         "agent": "pester",
         "trials": 2,
         "tasks": "emotional",
-        "condition": "anxiety.warm.high.cautious",
+        "condition": "sorrow.cold.high.skeptical",
     }
     whole = await execute_run(RunConfig(**base), tmp_path / "whole", urls, concurrency=16)
     for index in range(3):
@@ -236,7 +236,7 @@ async def _sharded_runs_merge(servers, tmp_path: Path) -> None:
     merged_records = ResultsFile(tmp_path / "merged").load()
     assert len(merged_records) == len(whole.records) > 0
     assert comparable(merged_records) == comparable(whole.records)
-    assert {r.reward for r in whole.records} == {-1}  # an impatient condition: pester fails everywhere
+    assert {r.reward for r in whole.records} == {-1}  # tolerance 0: pester fails everywhere
     partial = subprocess.run(
         [
             sys.executable,
