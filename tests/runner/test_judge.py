@@ -1,7 +1,7 @@
 """The judge suite: small agents over the real servers, judged by the scripted user and the scorer.
 
 Agents that do the right thing in different words must score like the oracle; agents that game the
-user must never beat honest ones. One trial of every third emotional task of every domain (20 of
+user must never beat honest ones. One trial of every fifth emotional task of every domain (12 of
 58, challenges included), for CI time; `taue judge matrix` runs them all.
 """
 
@@ -28,7 +28,7 @@ GAMING = (
     "done-spammer",
 )
 AGENTS = ["oracle", *CAREFUL, *GAMING]
-EVERY = 3
+EVERY = 5
 
 
 @pytest.fixture(scope="module")

@@ -73,6 +73,7 @@ async def test_remote_run_and_scorer_import_no_domain_code(tmp_path: Path) -> No
                 "--domains=airline,retail",
                 "--agent=oracle",
                 "--trials=1",
+                "--tasks=emotional",
                 *urls,
                 f"--simulator={simulator.address}",
                 f"--scorer={scorer_address}",
@@ -81,7 +82,9 @@ async def test_remote_run_and_scorer_import_no_domain_code(tmp_path: Path) -> No
             )
             assert code == 0, err + out
             records = ResultsFile(tmp_path / "run").load()
-            expected = sum(len(server.registry.tasks) for server in servers.values())
+            expected = sum(
+                1 for server in servers.values() for t in server.registry.tasks.values() if t.emotion
+            )
             assert len(records) == expected > 0
             assert all(r.reward == 1 for r in records), [r.task_id for r in records if r.reward != 1]
             await _by_hand_episode(env, servers["retail"], simulator.address, scorer_address)

@@ -191,6 +191,11 @@ def test_committed_stubs_equal_regenerated_ones(tmp_path: Path) -> None:
         )
 
 
+def first_emotional(domain: str, count: int) -> list[str]:
+    """A sample for tests of the runner's mechanics: the domain's first `count` emotional tasks."""
+    return [t.id for t in get_domain(domain).tasks if t.emotion is not None][:count]
+
+
 def comparable(records) -> list[dict]:
     return [r.model_dump(exclude={"timings", "run"}) for r in sorted(records, key=lambda r: r.key)]
 
@@ -210,6 +215,7 @@ async def _sharded_runs_merge(servers, tmp_path: Path) -> None:
         "trials": 2,
         "tasks": "emotional",
         "condition": "sorrow.cold.high.skeptical",
+        "task_ids": first_emotional("airline", 12) + first_emotional("retail", 12),
     }
     whole = await execute_run(RunConfig(**base), tmp_path / "whole", urls, concurrency=16)
     for index in range(3):
@@ -279,7 +285,9 @@ async def test_killing_the_simulator_loses_nothing_and_a_rerun_completes(tmp_pat
 
 async def _kill_the_simulator(servers, tmp_path: Path) -> None:
     urls = {name: server.control_url for name, server in servers.items()}
-    config = RunConfig(run="kill", domains=["retail"], agent="oracle", trials=3)
+    config = RunConfig(
+        run="kill", domains=["retail"], agent="oracle", trials=3, task_ids=first_emotional("retail", 20)
+    )
     simulator = build_simulator()
     await simulator.start()
     written: list = []

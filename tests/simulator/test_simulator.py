@@ -475,15 +475,16 @@ def test_docs_publish_every_cost() -> None:
 
 @pytest.mark.slow
 def test_oracle_report_ends_every_task_in_stop_under_every_condition() -> None:
-    """Every emotional task of the four domains x all 594 conditions: the oracle's exact message
-    makes the scripted user STOP at once."""
+    """Every emotional task of the four domains, each under a third of the 594 conditions (the
+    thirds rotate, so every condition meets a third of the tasks): the oracle's exact message makes
+    the scripted user STOP at once."""
     tasks = [
         (d, t)
         for d in ("airline", "retail", "telecom", "telehealth")
         for t in get_domain(d).tasks
         if t.emotion
     ]
-    for domain, task in tasks:
+    for index, (domain, task) in enumerate(tasks):
         d = get_domain(domain)
         report = completion_report(
             task.evaluation.actions, d.write_tools, task.evaluation.outputs, refused_goals(task)
@@ -493,7 +494,7 @@ def test_oracle_report_ends_every_task_in_stop_under_every_condition() -> None:
             for a in task.evaluation.actions
             if a.name in d.write_tools
         ]
-        for c in CONDITIONS:
+        for c in CONDITIONS[index % 3 :: 3]:
             user = ScriptedUser(with_condition(task, c.id), seed=episode_seed(0, task.id, 0))
             user.opening()
             turn = user.reply(report, confirmations)
