@@ -27,7 +27,8 @@ from taue.tracer.verify import careful_failures, duplicate_key, task_rejection
 
 EVAL_FILE, TRAIN_FILE = "tasks.json", "train.json"
 CHALLENGE_EVERY = 7
-"""Every 7th evaluation position (from the 4th) holds a policy challenge: 8 of 58, about 14 %."""
+"""Every 7th position of a split (from the 4th) holds a policy challenge: 8 of 58, about 14 %; the
+other positions hold none."""
 MAX_CANDIDATES_PER_TASK = 60
 FEELING_TRIES = 5
 CAREFUL_ROUNDS = 4
@@ -140,7 +141,7 @@ class Builder:
 
     async def _candidate(self, position: int, split: str, index: int, used: set[str]) -> Task:
         rng = random.Random(f"tracer:{self.domain.name}:{self.seed}:{split}:{index}")
-        challenge = (position % CHALLENGE_EVERY == 3) if split == "eval" else None
+        challenge = position % CHALLENGE_EVERY == 3
         pool = [c for c in self.customers if c.id not in used]
         draft = draft_task(self.spec, self.view, self.domain, self.graph, pool, rng, challenge)
         if draft.entities & used:

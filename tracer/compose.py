@@ -55,14 +55,12 @@ class Rejected(Exception):
         self.reason = reason
 
 
-def choose_intents(spec: TracerSpec, rng: random.Random, challenge: bool | None = None) -> list[Intent]:
-    """The intents of one task; `challenge` forces one policy challenge among them (True), forbids it
-    (False) or leaves it to the domain's share (None)."""
+def choose_intents(spec: TracerSpec, rng: random.Random, challenge: bool) -> list[Intent]:
+    """The intents of one task; with `challenge`, one of them is a policy challenge."""
     ordinary = [intent for intent in spec.intents if not intent.challenge]
     challenges = [intent for intent in spec.intents if intent.challenge]
     chosen = [rng.choice(ordinary) for _ in range(draw(rng, spec.intent_counts))]
-    wanted = rng.random() < spec.challenge_share if challenge is None else challenge
-    if challenges and wanted:
+    if challenge and challenges:
         chosen[rng.randrange(len(chosen))] = rng.choice(challenges)
     return chosen
 
@@ -74,7 +72,7 @@ def draft_task(
     graph: ToolGraph,
     customers: list[Customer],
     rng: random.Random,
-    challenge: bool | None = None,
+    challenge: bool = False,
 ) -> Draft:
     """One candidate; raises `Rejected` with the reason when the draw does not make a task."""
     intents = choose_intents(spec, rng, challenge)

@@ -123,6 +123,9 @@ def set_problems(domain: Domain, eval_count: int = 58, train_count: int = 700) -
     for family, share in stats["conditions"]["families"].items():
         if share < MIN_FAMILY_SHARE:
             problems.append(f"family {family} holds {share} of the tasks < {MIN_FAMILY_SHARE}")
+    train_refusals = set_stats(domain.train_tasks, domain.write_tools)["refusal_share"]
+    if train_refusals < MIN_REFUSAL_SHARE:
+        problems.append(f"training split policy-challenge share {train_refusals} < {MIN_REFUSAL_SHARE}")
     if len(domain.train_tasks) < train_count:
         problems.append(f"training split has {len(domain.train_tasks)} tasks < {train_count}")
     shared = entities(tasks) & entities(domain.train_tasks)

@@ -121,5 +121,3 @@ class TracerSpec:
     """Distribution of an intent's workflow length (tool calls, terminal included)."""
     intent_counts: Mapping[int, float] = field(default_factory=lambda: {1: 0.6, 2: 0.3, 3: 0.1})
     """Distribution of the number of intents one task composes."""
-    challenge_share: float = 0.15
-    """Share of tasks drawn with one policy-challenge intent."""

@@ -126,7 +126,7 @@ def full_render(db) -> str:
 @pytest.mark.parametrize("name", ["airline", "retail"])
 async def test_cached_state_equals_full_render_after_every_task(name: str) -> None:
     domain = get_domain(name)
-    for task in domain.tasks:
+    for task in [t for t in domain.tasks if t.emotion is not None]:  # a twin has the same actions
         db, _ = await replay(domain, task.initial_state + task.evaluation.actions)
         assert db.canonical_state() == full_render(db), task.id
         db.reset()

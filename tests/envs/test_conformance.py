@@ -97,10 +97,12 @@ async def test_the_committed_sets_are_what_the_tracer_builds(name: str) -> None:
 @pytest.mark.parametrize("name", DOMAINS)
 async def test_pester_pleases_a_patient_user_and_exhausts_an_impatient_one(name: str, tmp_path: Path) -> None:
     """The `pester` baseline asks for every argument of every gold call, one question a turn: a warm,
-    trusting user in no hurry bears it (reward 1), a cold, skeptical, urgent one gives up (-1)."""
+    trusting user in no hurry bears it (reward 1), a cold, skeptical, urgent one gives up (-1). Every
+    other emotional task, for CI time (docs/simulator.md has the whole split)."""
+    sample = [t.id for t in get_domain(name).tasks if t.emotion is not None][::2]
     for condition, reward in (("relief.warm.low.trusting", 1), ("sorrow.cold.high.skeptical", -1)):
         config = RunConfig(
-            run="pester", domains=[name], agent="pester", trials=1, tasks="emotional", condition=condition
+            run="pester", domains=[name], agent="pester", trials=1, task_ids=sample, condition=condition
         )
         report = await execute_run(config, tmp_path / condition, {}, 16)
         assert report.failed == 0 and {r.reward for r in report.records} == {reward}, condition

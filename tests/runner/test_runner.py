@@ -223,7 +223,7 @@ async def pester_run(servers, tmp_path: Path, condition_id: str) -> list:
         domains=["airline", "retail"],
         agent="pester",
         trials=1,
-        tasks="emotional",
+        task_ids=[t.id for d in ("airline", "retail") for t in get_domain(d).tasks if t.emotion][::2],
         condition=condition_id,
     )
     urls = {name: server.control_url for name, server in servers.items()}
@@ -236,9 +236,9 @@ async def pester_run(servers, tmp_path: Path, condition_id: str) -> list:
 async def test_pester_split_follows_the_tolerance_table(servers, tmp_path: Path, condition_id: str) -> None:
     """Expected split: UNSATISFIED exactly when pester's needless questions exceed the condition's tolerance.
 
-    The Tracer's airline and retail tasks give pester 2 to 7 needless questions: never UNSATISFIED
-    under the patient condition (tolerance 17), always under tolerance 0 or 1, on the tasks that
-    ask more than 3 or 4 under the conditions in between.
+    Every other emotional airline and retail task; they give pester 2 to 7 needless questions:
+    never UNSATISFIED under the patient condition (tolerance 17), always under tolerance 0 or 1, on
+    the tasks that ask more than 3 or 4 under the conditions in between.
     """
     records = await pester_run(servers, tmp_path, condition_id)
     c = condition(condition_id)
