@@ -9,6 +9,8 @@ from taue.tracer.build import Builder, task_file_text, train_file_text
 from taue.tracer.verify import duplicate_key, task_rejection, underivable_arguments
 from tests.openai_double import OpenAIDouble
 
+pytestmark = pytest.mark.slow  # several builds with careful-agent episodes
+
 RETAIL = get_domain("retail")
 
 
