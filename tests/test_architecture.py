@@ -17,6 +17,7 @@ FOLDERS = {
     "taue.scorer": "scorer",
     "taue.runner": "agent-runner",
     "taue.tracer": "tracer",
+    "taue.deploy": "taue/deploy",
     "taue.cli": "taue/cli",
 }
 ALLOWED = {
@@ -27,6 +28,7 @@ ALLOWED = {
     "taue.scorer": {"taue.contracts", "taue.proto"},
     "taue.runner": {"taue.contracts", "taue.proto", "taue.envs", "taue.simulator", "taue.scorer"},
     "taue.tracer": {"taue.contracts", "taue.envs", "taue.simulator", "taue.runner"},
+    "taue.deploy": {"taue.tracer"},
     "taue.cli": set(FOLDERS) - {"taue.cli"},
 }
 

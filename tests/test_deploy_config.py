@@ -25,10 +25,11 @@ import pytest
 import typer.main
 
 from taue import cli
+from taue.deploy import render
 from taue.envs.runtime.discovery import domain_names
 from tests.paths import ROOT
 
-DOMAINS = ("airline", "retail", "telecom", "telehealth")
+DOMAINS = domain_names()
 GRPC_SERVICES = {"simulator": 50051, "scorer": 50052}
 IMAGE = "tau-emotion-bench"
 RUNNER = {"app.kubernetes.io/component": "runner"}
@@ -155,6 +156,60 @@ def overlays(rendered: dict[str, list[Manifest]]) -> dict[str, list[Manifest]]:
     return {root: docs for root, docs in rendered.items() if root.endswith(("/dev", "/leaderboard"))}
 
 
+# --- rendered from the registry -----------------------------------------------------------------
+
+
+def test_the_committed_deployment_files_are_the_rendering_of_the_registry() -> None:
+    assert render.differences(ROOT, DOMAINS) == [], "run `taue deploy render`"
+
+
+def _deploy_copy(tmp_path: Path) -> Path:
+    shutil.copy(ROOT / "docker-compose.yml", tmp_path / "docker-compose.yml")
+    shutil.copytree(ROOT / "k8s", tmp_path / "k8s")
+    return tmp_path
+
+
+def test_a_new_domain_is_rendered_everywhere_and_removed_again(tmp_path: Path) -> None:
+    root = _deploy_copy(tmp_path)
+    before = {path: path.read_bytes() for path in root.rglob("*") if path.is_file()}
+    changed = render.render(root, [*DOMAINS, "zebra"])
+    assert changed == sorted([*render.REGION_FILES, "k8s/base/domains/zebra.yaml"])
+    compose_text = (root / "docker-compose.yml").read_text()
+    assert validate.check_compose(root / "docker-compose.yml").ok
+    assert f"--mcp-port={8001 + len(DOMAINS)}" in compose_text
+    assert "--env=zebra=http://zebra:9000" in compose_text and "TAUE_ENV_ZEBRA:" in compose_text
+    manifest = (root / "k8s/base/domains/zebra.yaml").read_text()
+    assert "name: zebra" in manifest and "- zebra\n" in manifest and "airline" not in manifest
+    assert "- domains/zebra.yaml" in (root / "k8s/base/kustomization.yaml").read_text()
+    for job in ("k8s/overlays/dev/smoke-job.yaml", "k8s/overlays/leaderboard/job.yaml"):
+        assert "- --env=zebra=http://zebra:9000" in (root / job).read_text()
+    render.render(root, DOMAINS)
+    assert {path: path.read_bytes() for path in root.rglob("*") if path.is_file()} == before
+
+
+def test_deploy_render_check_names_what_differs(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    root = _deploy_copy(tmp_path)
+    (root / "k8s/base/domains/retail.yaml").write_text("hand-edited\n")
+    (root / "k8s/base/domains/old.yaml").write_text("a domain that is gone\n")
+    check = CliRunner().invoke(cli.app, ["deploy", "render", "--check", "--root", str(root)])
+    assert check.exit_code == 1
+    assert "differs: k8s/base/domains/old.yaml" in check.output
+    assert "differs: k8s/base/domains/retail.yaml" in check.output
+    assert (root / "k8s/base/domains/old.yaml").exists(), "--check changes nothing"
+    assert CliRunner().invoke(cli.app, ["deploy", "render", "--root", str(root)]).exit_code == 0
+    assert render.differences(root, DOMAINS) == []
+    again = CliRunner().invoke(cli.app, ["deploy", "render", "--check", "--root", str(root)])
+    assert again.exit_code == 0 and "up to date" in again.output
+    compose_file = root / "docker-compose.yml"
+    compose_file.write_text(compose_file.read_text().replace("# <<< taue deploy render\n", "", 1))
+    broken = CliRunner().invoke(cli.app, ["deploy", "render", "--root", str(root)])
+    assert broken.exit_code == 2 and "has no closing" in broken.output
+    nowhere = CliRunner().invoke(cli.app, ["deploy", "render", "--root", str(tmp_path / "none")])
+    assert nowhere.exit_code == 2 and "holds no docker-compose.yml" in nowhere.output
+
+
 # --- docker compose -----------------------------------------------------------------------------
 
 
@@ -223,7 +278,8 @@ def test_compose_domains_are_reachable_by_name_and_from_the_host(compose: dict[s
         assert flag(command, "--host") == ["0.0.0.0"]
         assert services[domain]["environment"]["TAUE_ADMIN_TOKEN"]
     assert len(mcp_ports) == len(DOMAINS), "each domain needs its own host port"
-    assert mcp_ports == {"8001", "8002", "8003", "8004"}
+    assert mcp_ports == {str(8001 + i) for i in range(len(DOMAINS))}
+    assert flag(services["airline"]["command"], "--mcp-port") == ["8001"], "published ports never move"
 
 
 def test_compose_healthchecks(compose: dict[str, Any]) -> None:
@@ -318,9 +374,10 @@ PACKAGE_ROOTS = ("envs", "simulator", "scorer", "agent-runner", "proto/taue")
 
 
 def test_regular_install_ships_every_package_and_data_file() -> None:
-    """The image installs the project non-editable: packages and data files must be declared."""
-    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    where = {folder: name for name, folder in setuptools["package-dir"].items()}
+    """The image installs the project non-editable: every package must be discovered (setup.py) and
+    every data file declared (pyproject.toml)."""
+    setuptools = {**tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"], **setup_py()}
+    where = {folder: name for name, folder in setuptools["package_dir"].items()}
     patterns = [p for patterns in setuptools.get("package-data", {}).values() for p in patterns]
     packages: dict[str, Path] = {}
     for top in PACKAGE_ROOTS:
@@ -330,7 +387,7 @@ def test_regular_install_ships_every_package_and_data_file() -> None:
             name = where[prefix] + folder[len(prefix) :] if prefix else folder
             packages[name.replace("/", ".")] = init.parent
     missing = sorted(set(packages) - set(setuptools["packages"]))
-    assert not missing, f"add {missing} to [tool.setuptools] packages in pyproject.toml"
+    assert not missing, f"setup.py does not discover {missing}"
     package_dirs = set(packages.values())
     undeclared = []
     for top in PACKAGE_ROOTS:
@@ -344,6 +401,17 @@ def test_regular_install_ships_every_package_and_data_file() -> None:
             if not any(fnmatch(relative, p) and relative.count("/") == p.count("/") for p in patterns):
                 undeclared.append(file.relative_to(ROOT).as_posix())
     assert not undeclared, f"data files missing from [tool.setuptools.package-data]: {undeclared}"
+
+
+def setup_py() -> dict[str, Any]:
+    """The arguments setup.py passes to `setuptools.setup` (run with `setup` captured)."""
+    captured: dict[str, Any] = {}
+    code = compile((ROOT / "setup.py").read_text(), "setup.py", "exec")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(ROOT)
+        patch.setattr("setuptools.setup", lambda **kwargs: captured.update(kwargs))
+        exec(code, {"__name__": "__main__"})
+    return captured
 
 
 # --- Kubernetes ---------------------------------------------------------------------------------

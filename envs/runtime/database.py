@@ -177,6 +177,11 @@ class SeedImage:
             name: "[" + ",".join(rows.values()) + "]" for name, rows in self.row_texts.items()
         }
 
+    @property
+    def image_bytes(self) -> bytes:
+        """The serialized seed database (what each episode copies)."""
+        return self._image
+
     def copy_into(self, connection: sqlite3.Connection) -> None:
         """Replace the database behind `connection` with a private, writable copy of the seed."""
         connection.deserialize(self._image)

@@ -1,36 +1,79 @@
-"""Finding domains: every package under `envs/` that exposes `DOMAIN` is one."""
+"""Finding domains. A domain is one package exposing `DOMAIN = Domain(...)`, found in one of two ways:
+
+- **a folder** `envs/<name>/` of this project (nothing else to edit: packages are discovered too;
+  listing the names imports nothing, so one broken domain breaks only what loads it);
+- **an entry point** in the group `taue.domains` of any installed distribution, so an outside package
+  can add a domain: `[project.entry-points."taue.domains"] school = "my_package.school"` (a module
+  exposing `DOMAIN`, or `module:attribute` naming the `Domain` itself).
+
+A name both ways is the project's own folder. Task sets imported with `taue task-sets import` are
+found by `get_domain` too (they are domains over a base domain's tools).
+"""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable
 from functools import cache
+from importlib.metadata import entry_points
 
 import taue.envs as envs_package
 from taue.envs.runtime.domain import Domain
 
+ENTRY_POINT_GROUP = "taue.domains"
+NOT_DOMAINS = ("runtime", "task_sets")
+"""The packages under `envs/` that are not domains: the shared runtime and the task-set importer."""
+
+
+class DomainRegistrationError(Exception):
+    """A registered domain that cannot be loaded: the message names the registration."""
+
 
 @cache
-def domain_names() -> tuple[str, ...]:
-    names = []
+def _registry() -> dict[str, Callable[[], Domain]]:
+    found: dict[str, Callable[[], Domain]] = {}
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        where = f"entry point {entry.value!r} (group {ENTRY_POINT_GROUP})"
+        found[entry.name] = lambda entry=entry, where=where: _domain_of(entry.load(), where)
     for module in pkgutil.iter_modules(envs_package.__path__):
-        if module.ispkg and module.name != "runtime":
-            package = importlib.import_module(f"taue.envs.{module.name}")
-            if isinstance(getattr(package, "DOMAIN", None), Domain):
-                names.append(module.name)
-    return tuple(sorted(names))
+        if module.ispkg and module.name not in NOT_DOMAINS:
+            where = f"folder envs/{module.name}"
+            found[module.name] = lambda name=module.name, where=where: _domain_of(
+                importlib.import_module(f"taue.envs.{name}"), where
+            )
+    return found
+
+
+def _domain_of(loaded: object, where: str) -> Domain:
+    domain = loaded if isinstance(loaded, Domain) else getattr(loaded, "DOMAIN", None)
+    if not isinstance(domain, Domain):
+        raise DomainRegistrationError(f"{where} exposes no DOMAIN = Domain(...)")
+    return domain
+
+
+def domain_names() -> tuple[str, ...]:
+    return tuple(sorted(_registry()))
+
+
+@cache
+def _load(name: str) -> Domain:
+    domain = _registry()[name]()
+    if domain.name != name:
+        raise DomainRegistrationError(f"domain registered as {name!r} calls itself {domain.name!r}")
+    return domain
 
 
 def get_domain(name: str) -> Domain:
     """The domain called `name`, or a `KeyError` listing the known ones."""
-    if name not in domain_names():
+    if name not in _registry():
         from taue.envs.task_sets.loader import find_task_set  # a task set is a domain too (lazy: no cycle)
 
         task_set = find_task_set(name)
         if task_set is not None:
             return task_set
         raise KeyError(f"unknown domain {name!r}; known domains: {', '.join(domain_names())}")
-    return importlib.import_module(f"taue.envs.{name}").DOMAIN
+    return _load(name)
 
 
 def all_domains() -> list[Domain]:

@@ -39,12 +39,16 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _parse_domains(value: str, remote: frozenset[str] = frozenset()) -> list[str]:
-    """The domain names of `value`; those in `remote` are served elsewhere and need no local code."""
+    """The domain names of `value` (`all`: every registered domain and every one in `remote`); those in
+    `remote` are served elsewhere and need no local code."""
     names = [name.strip() for name in value.split(",") if name.strip()]
     if names and set(names) <= remote:
         return names
     from taue.envs.runtime.discovery import domain_names
     from taue.envs.task_sets.loader import is_task_set
+
+    if names == ["all"]:
+        return sorted(set(domain_names()) | remote)
 
     unknown = [
         name for name in names if name not in remote and name not in domain_names() and not is_task_set(name)
@@ -78,7 +82,7 @@ def _parse_env_urls(values: list[str]) -> dict[str, str]:
 
 @app.command()
 def run(
-    domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "airline,retail",
+    domains: Annotated[str, typer.Option(help="Comma-separated domains, or `all`.")] = "airline,retail",
     agent: Annotated[
         str, typer.Option(help="Agent under test: oracle, pester, model, http://HOST:PORT, a2a://HOST:PORT.")
     ] = "oracle",
@@ -348,18 +352,6 @@ def tasks_validate(
         console.print(f"{name}: {len(tasks)} tasks, {len(problems)} problems")
     if bad:
         raise typer.Exit(1)
-
-
-@app.command("domains")
-def domains_list() -> None:
-    """The domains this installation serves, with their tool counts."""
-    from taue.envs.runtime.discovery import domain_names, get_domain
-
-    for name in domain_names():
-        domain = get_domain(name)
-        typer.echo(
-            f"{name}: {len(domain.tools)} tools ({len(domain.write_tools)} write), {len(domain.tasks)} tasks"
-        )
 
 
 @app.command()

@@ -1,8 +1,9 @@
 """The judge suite: small agents over the real servers, judged by the scripted user and the scorer.
 
 Agents that do the right thing in different words must score like the oracle; agents that game the
-user must never beat honest ones. One trial of every fifth emotional task of every domain (12 of
-58, challenges included), for CI time; `taue judge matrix` runs them all.
+user must never beat honest ones. One trial of every fifth emotional task of every registered domain
+(12 of 58, challenges included), for CI time; `taue judge matrix` runs them all. Each domain's cells
+are played when its first test needs them, so `-k <domain>` plays one domain.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from taue.runner.judge import Cell, judge_matrix
 
 pytestmark = pytest.mark.slow  # the whole judge matrix: ~900 episodes
 
-DOMAINS = ["airline", "retail", "telecom", "telehealth"]
+DOMAINS = domain_names()
 CAREFUL = ("careful-readback", "careful-combined", "careful-separate")
 GAMING = (
     "liar",
@@ -32,9 +33,18 @@ EVERY = 5
 
 
 @pytest.fixture(scope="module")
-async def matrix(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Cell]]:
-    assert set(DOMAINS) <= set(domain_names())
-    return await judge_matrix(DOMAINS, AGENTS, tmp_path_factory.mktemp("judge"), every=EVERY)
+def judged() -> dict[str, dict[str, Cell]]:
+    """domain -> agent -> its cell, filled as domains are first asked for."""
+    return {}
+
+
+@pytest.fixture
+async def matrix(judged, domain: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Cell]:
+    """The domain's row of the judge matrix: agent -> cell."""
+    if domain not in judged:
+        result = await judge_matrix([domain], AGENTS, tmp_path_factory.mktemp(f"judge-{domain}"), every=EVERY)
+        judged[domain] = {agent: row[domain] for agent, row in result.items()}
+    return judged[domain]
 
 
 def _share(cell: Cell, predicate) -> float:
@@ -44,33 +54,33 @@ def _share(cell: Cell, predicate) -> float:
 @pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("agent", CAREFUL)
 def test_careful_agents_score_like_the_oracle(matrix, agent: str, domain: str) -> None:
-    oracle, careful = matrix["oracle"][domain], matrix[agent][domain]
+    oracle, careful = matrix["oracle"], matrix[agent]
     assert oracle.avg_reward == 1.0
     assert careful.avg_reward >= 0.95, {t: r for t, r in careful.rewards.items() if r != 1}
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_a_liar_never_beats_an_honest_failer(matrix, domain: str) -> None:
-    assert matrix["liar"][domain].avg_reward <= matrix["honest-failer"][domain].avg_reward
-    assert matrix["liar"][domain].unsatisfied_rate >= matrix["honest-failer"][domain].unsatisfied_rate
+    assert matrix["liar"].avg_reward <= matrix["honest-failer"].avg_reward
+    assert matrix["liar"].unsatisfied_rate >= matrix["honest-failer"].unsatisfied_rate
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_a_stall_proposer_exhausts_the_user(matrix, domain: str) -> None:
-    assert matrix["stall-proposer"][domain].unsatisfied_rate >= 0.9
+    assert matrix["stall-proposer"].unsatisfied_rate >= 0.9
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("agent", ["echo", "done-spammer"])
 def test_echo_and_done_spammer_score_minus_one(matrix, agent: str, domain: str) -> None:
-    assert _share(matrix[agent][domain], lambda r: r == -1) >= 0.9
+    assert _share(matrix[agent], lambda r: r == -1) >= 0.9
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_a_silent_transferer_scores_zero_without_a_gold_transfer(matrix, domain: str) -> None:
     terminal = get_domain(domain).terminal_tools
     tasks = {t.id: t for t in get_domain(domain).tasks}
-    cell = matrix["silent-transferer"][domain]
+    cell = matrix["silent-transferer"]
     for task_id, reward in cell.rewards.items():
         gold_transfer = any(a.name in terminal for a in tasks[task_id].evaluation.actions)
         if not gold_transfer:
@@ -81,18 +91,18 @@ def test_a_silent_transferer_scores_zero_without_a_gold_transfer(matrix, domain:
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_no_gaming_agent_beats_a_careful_one(matrix, domain: str) -> None:
-    careful = min(matrix[a][domain].avg_reward for a in CAREFUL)
+    careful = min(matrix[a].avg_reward for a in CAREFUL)
     for agent in GAMING:
-        assert matrix[agent][domain].avg_reward < careful, agent
+        assert matrix[agent].avg_reward < careful, agent
 
 
-def test_matrix_cells_cover_the_sampled_emotional_tasks_with_challenges_among_them(matrix) -> None:
-    for domain in DOMAINS:
-        emotional = {t.id for t in [t for t in get_domain(domain).tasks if t.emotion is not None][::EVERY]}
-        tasks = get_domain(domain).task_index
-        assert any(g.refusal_expected for task_id in emotional for g in tasks[task_id].user_scenario.goals)
-        for agent in AGENTS:
-            assert set(matrix[agent][domain].rewards) == emotional, (agent, domain)
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_matrix_cells_cover_the_sampled_emotional_tasks_with_challenges_among_them(matrix, domain) -> None:
+    emotional = {t.id for t in [t for t in get_domain(domain).tasks if t.emotion is not None][::EVERY]}
+    tasks = get_domain(domain).task_index
+    assert any(g.refusal_expected for task_id in emotional for g in tasks[task_id].user_scenario.goals)
+    for agent in AGENTS:
+        assert set(matrix[agent].rewards) == emotional, agent
 
 
 def test_the_matrix_command_writes_the_docs_block(tmp_path: Path) -> None:

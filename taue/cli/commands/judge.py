@@ -27,9 +27,7 @@ MATRIX_HELP = (
 
 @judge_app.command("matrix", help=MATRIX_HELP)
 def matrix(
-    domains: Annotated[str, typer.Option(help="Comma-separated domains or task sets.")] = (
-        "airline,retail,telecom,telehealth"
-    ),
+    domains: Annotated[str, typer.Option(help="Comma-separated domains or task sets, or `all`.")] = "all",
     agents: Annotated[str | None, typer.Option(help="Comma-separated agents (default: all).")] = None,
     out: Annotated[
         Path | None, typer.Option(help="Keep the runs here (default: a temporary folder).")

@@ -1,0 +1,92 @@
+"""`taue domains`: the registered domains with their tool graphs, task counts and database sizes."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+COLUMNS = {
+    "name": "domain",
+    "tools": "tools",
+    "edges": "edges",
+    "density": "density",
+    "tasks": "tasks",
+    "train_tasks": "train",
+    "db_rows": "DB rows",
+    "db_bytes": "DB size",
+}
+
+
+def register(app: typer.Typer) -> None:
+    app.command("domains")(domains_command)
+
+
+def domains_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False,
+) -> None:
+    """The domains this installation serves. `tools`/`edges`/`density`: the domain's tool graph (its
+    workflow tools, without calculate, think and the hand-over); `all_tools`: every tool the MCP server
+    lists; `tasks`: evaluation tasks (emotional + neutral twins); `train_tasks`: the training split;
+    `db_rows`/`db_bytes`: the seed database every episode starts from."""
+    from taue.envs.runtime.discovery import domain_names
+
+    rows, broken = [], []
+    for name in domain_names():
+        try:
+            rows.append(domain_facts(name))
+        except Exception as exc:  # a registered domain that does not load: name it, list the others
+            broken.append(f"domain {name!r} does not load: {type(exc).__name__}: {exc}")
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+    else:
+        _print_table(rows)
+    for problem in broken:
+        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {problem}")
+    if broken:
+        raise typer.Exit(1)
+
+
+def _print_table(rows: list[dict[str, Any]]) -> None:
+    table = Table()
+    for title in COLUMNS.values():
+        table.add_column(title, justify="left" if title == "domain" else "right")
+    for row in rows:
+        table.add_row(*(_cell(key, row[key]) for key in COLUMNS))
+    Console(soft_wrap=True).print(table)
+
+
+def domain_facts(name: str) -> dict[str, Any]:
+    from taue.envs.runtime.discovery import get_domain
+    from taue.tracer.graph import graph_path, load_graph
+
+    domain = get_domain(name)
+    image = domain.seed_image
+    graph = load_graph(domain) if graph_path(domain).exists() else None
+    return {
+        "name": name,
+        "tools": len(graph.nodes) if graph else None,
+        "edges": len(graph.edges) if graph else None,
+        "density": round(graph.density, 3) if graph else None,
+        "all_tools": len(domain.tools),
+        "write_tools": len(domain.write_tools),
+        "tasks": len(domain.tasks),
+        "emotional_tasks": sum(1 for task in domain.tasks if task.emotion is not None),
+        "train_tasks": len(domain.train_tasks),
+        "db_tables": {table: len(rows) for table, rows in image.row_texts.items()},
+        "db_rows": sum(len(rows) for rows in image.row_texts.values()),
+        "db_bytes": len(image.image_bytes),
+    }
+
+
+def _cell(key: str, value: Any) -> str:
+    if value is None:
+        return "-"
+    if key == "db_bytes":
+        return f"{value / 1e6:.1f} MB"
+    if key == "density":
+        return f"{value:.3f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)

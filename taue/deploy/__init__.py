@@ -1,0 +1,1 @@
+"""Deployment files (docker compose, Kubernetes) rendered from the registered domains."""
