@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from taue.envs.runtime.authoring import Intent
-from taue.envs.runtime.discovery import get_domain
+from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.tracer.graph import ToolGraph, infer_graph, load_graph, workflow_tools
 from taue.tracer.walks import draw, walks_into
 
@@ -75,11 +77,17 @@ def test_inferred_retail_graph_feeds_ids_forward_and_skips_utilities() -> None:
     assert 0.25 <= graph.density <= 0.43
 
 
-def test_every_stored_graph_has_the_domains_workflow_tools() -> None:
-    for name in ("airline", "retail", "telecom", "telehealth"):
-        domain = get_domain(name)
-        if not (domain.folder / "graph.json").exists():
-            continue
-        stored = load_graph(domain)
-        assert set(stored.nodes) == set(workflow_tools(domain)), name
-        assert all(a in stored.nodes and b in stored.nodes for a, b in stored.edges), name
+PUBLISHED_GRAPHS = {"restaurant": (9, 24), "bank": (17, 99)}
+"""Tools and edges of the tool graphs the paper publishes."""
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_every_stored_graph_has_the_domains_workflow_tools(name: str) -> None:
+    domain = get_domain(name)
+    stored = load_graph(domain)
+    assert set(stored.nodes) == set(workflow_tools(domain))
+    assert all(a in stored.nodes and b in stored.nodes for a, b in stored.edges)
+    assert len(set(map(tuple, stored.edges))) == len(stored.edges), "no edge twice"
+    assert 0.25 <= stored.density <= 0.43
+    if name in PUBLISHED_GRAPHS:
+        assert (len(stored.nodes), len(stored.edges)) == PUBLISHED_GRAPHS[name]
