@@ -63,9 +63,14 @@ def test_every_write_tool_is_exercised_by_at_least_two_tasks(name: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", DOMAINS)
-async def test_the_oracle_scores_one_on_every_task(name: str, tmp_path: Path) -> None:
-    report = await execute_run(RunConfig(run="c", domains=[name], agent="oracle", trials=1), tmp_path, {}, 32)
-    assert report.failed == 0 and len(report.records) == len(get_domain(name).tasks)
+async def test_the_oracle_scores_one(name: str, tmp_path: Path) -> None:
+    """Every third task (emotional tasks and twins alike), for CI time: every task's gold replays
+    cleanly (test_every_task_validates) and the Tracer kept each only after its checks;
+    `taue run --domains all --agent oracle` plays them all."""
+    sample = [task.id for task in get_domain(name).tasks][::3]
+    config = RunConfig(run="c", domains=[name], agent="oracle", trials=1, task_ids=sample)
+    report = await execute_run(config, tmp_path, {}, 32)
+    assert report.failed == 0 and len(report.records) == len(sample)
     assert {r.reward for r in report.records} == {1}, [r.task_id for r in report.records if r.reward != 1]
 
 
@@ -81,16 +86,16 @@ def test_the_task_sets_meet_the_tracer_requirements(name: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", DOMAINS)
 async def test_the_committed_sets_are_what_the_tracer_builds(name: str) -> None:
-    """The evaluation file byte for byte, and the first 100 training tasks (each training task draws
+    """The evaluation file byte for byte, and the first 50 training tasks (each training task draws
     from its own stream, so a shorter build is a prefix of the full one). The builder checks every
     task it keeps (docs/tracer.md); `taue tracer verify` checks the whole committed split again. The
     careful-agent episodes only change a build that had a task they failed (the report says so)."""
     domain = get_domain(name)
     report = read_report(domain)
     agent = "careful agent fails" in report["rejections"]
-    result = await Builder(domain, report["seed"]).build(report["kept"]["eval"] // 2, 100, agent)
+    result = await Builder(domain, report["seed"]).build(report["kept"]["eval"] // 2, 50, agent)
     assert task_file_text(result.eval_tasks) == (domain.folder / "tasks.json").read_text(encoding="utf-8")
-    assert result.train_tasks == domain.train_tasks[:100]
+    assert result.train_tasks == domain.train_tasks[:50]
 
 
 @pytest.mark.slow
@@ -98,8 +103,8 @@ async def test_the_committed_sets_are_what_the_tracer_builds(name: str) -> None:
 async def test_pester_pleases_a_patient_user_and_exhausts_an_impatient_one(name: str, tmp_path: Path) -> None:
     """The `pester` baseline asks for every argument of every gold call, one question a turn: a warm,
     trusting user in no hurry bears it (reward 1), a cold, skeptical, urgent one gives up (-1). Every
-    other emotional task, for CI time (docs/simulator.md has the whole split)."""
-    sample = [t.id for t in get_domain(name).tasks if t.emotion is not None][::2]
+    fourth emotional task, for CI time (docs/simulator.md has the whole split)."""
+    sample = [t.id for t in get_domain(name).tasks if t.emotion is not None][::4]
     for condition, reward in (("relief.warm.low.trusting", 1), ("sorrow.cold.high.skeptical", -1)):
         config = RunConfig(
             run="pester", domains=[name], agent="pester", trials=1, task_ids=sample, condition=condition
