@@ -169,7 +169,8 @@ async def test_an_outside_package_adds_a_domain_that_is_served_run_and_scored(tm
     [library] = [d for d in json.loads(listed.stdout) if d["name"] == "library"]
     assert library["tasks"] == 2 and library["all_tools"] == 3 and library["db_rows"] == 40
 
-    embedded = taue(env, "run", "--domains=library", "--agent=oracle", "--trials=2", f"--out={tmp_path / 'a'}")
+    out = f"--out={tmp_path / 'a'}"
+    embedded = taue(env, "run", "--domains=library", "--agent=oracle", "--trials=2", out)
     assert embedded.returncode == 0, embedded.stderr
     assert _rewards(tmp_path / "a") == [1, 1, 1, 1]
 
