@@ -93,46 +93,22 @@ def test_oracle_scores_one_on_every_episode(oracle_run: Path) -> None:
     assert set(summary["by_politeness"]) | set(summary["by_urgency"]) | set(summary["by_trust"])
 
 
+def oracle_rerun(out: Path) -> subprocess.CompletedProcess[str]:
+    """The oracle run's command again, on its own results."""
+    arguments = ["--domains", "airline,retail", "--agent", "oracle", "--trials", "3", "--seed", "0"]
+    return taue("run", *arguments, "--out", str(out), "--quiet", *TASK_ARGS, cwd=out)
+
+
 def test_rerun_adds_nothing_and_restores_deleted_records(oracle_run: Path) -> None:
     results = oracle_run / "results.jsonl"
     before = results.read_text().splitlines()
-    again = taue(
-        "run",
-        "--domains",
-        "airline,retail",
-        "--agent",
-        "oracle",
-        "--trials",
-        "3",
-        "--seed",
-        "0",
-        "--out",
-        str(oracle_run),
-        "--quiet",
-        *TASK_ARGS,
-        cwd=oracle_run,
-    )
+    again = oracle_rerun(oracle_run)
     assert again.returncode == 0, again.stderr
     assert "0 episodes run" in again.stderr
     assert results.read_text().splitlines() == before
     removed = before[5:12]
     results.write_text("\n".join(before[:5] + before[12:]) + "\n" + before[20][:40])  # plus a torn line
-    restored = taue(
-        "run",
-        "--domains",
-        "airline,retail",
-        "--agent",
-        "oracle",
-        "--trials",
-        "3",
-        "--seed",
-        "0",
-        "--out",
-        str(oracle_run),
-        "--quiet",
-        *TASK_ARGS,
-        cwd=oracle_run,
-    )
+    restored = oracle_rerun(oracle_run)
     assert restored.returncode == 0, restored.stderr
     assert f"{len(removed)} episodes run" in restored.stderr
     after = [json.loads(line) for line in results.read_text().splitlines()]
