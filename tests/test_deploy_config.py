@@ -29,6 +29,8 @@ from taue.deploy import render
 from taue.envs.runtime.discovery import domain_names
 from tests.paths import ROOT
 
+pytestmark = pytest.mark.xdist_group("deploy-config")  # module-scoped fixtures: built once, on one worker
+
 DOMAINS = domain_names()
 GRPC_SERVICES = {"simulator": 50051, "scorer": 50052}
 IMAGE = "tau-emotion-bench"

@@ -18,6 +18,8 @@ from taue.runner.gate import GateError, Metric, bootstrap_interval, gate, rerun_
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, execute_run
 
+pytestmark = pytest.mark.xdist_group("gate")  # module-scoped fixtures: built once, on one worker
+
 TAUE = [sys.executable, "-m", "taue"]
 IMPATIENT = "frustration.neutral.high.cautious"
 TASKS = [f"airline-{i:03d}" for i in range(1, 13)]

@@ -17,7 +17,8 @@ from taue.runner.judge import Cell, judge_matrix
 
 pytestmark = pytest.mark.slow  # the whole judge matrix: ~900 episodes
 
-DOMAINS = domain_names()
+DOMAINS = [pytest.param(d, id=d, marks=pytest.mark.xdist_group(f"judge-{d}")) for d in domain_names()]
+"""One xdist group per domain: a domain's cells are played once, on one worker."""
 CAREFUL = ("careful-readback", "careful-combined", "careful-separate")
 GAMING = (
     "liar",

@@ -19,7 +19,10 @@ import pytest
 from taue.envs.runtime.discovery import get_domain
 from taue.runner.agents.oracle import completion_report
 
-pytestmark = pytest.mark.slow  # every service as its own OS process
+pytestmark = [
+    pytest.mark.slow,  # every service as its own OS process
+    pytest.mark.xdist_group("multiprocess"),  # its module-scoped fixtures are built once, on one worker
+]
 
 TAUE = [sys.executable, "-m", "taue"]
 

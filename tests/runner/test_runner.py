@@ -15,7 +15,10 @@ from taue.runner.results import ResultsFile
 from taue.runner.runner import RunConfig, execute_run
 from taue.simulator.satisfaction import tolerated_needless_questions
 
-pytestmark = pytest.mark.slow  # end-to-end runs of hundreds of episodes
+pytestmark = [
+    pytest.mark.slow,  # end-to-end runs of hundreds of episodes
+    pytest.mark.xdist_group("runner"),  # its module-scoped fixtures are built once, on one worker
+]
 
 TAUE = [sys.executable, "-m", "taue"]
 NEEDLESS = ("needless_question_discoverable", "needless_question_answered")

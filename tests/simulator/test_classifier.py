@@ -18,6 +18,8 @@ from taue.simulator.classifier.evaluate import evaluate
 from taue.simulator.classifier.model import cached_features, train_on_anchors
 from tests.paths import ROOT
 
+pytestmark = pytest.mark.xdist_group("classifier")  # module-scoped fixtures: built once, on one worker
+
 TAUE = [sys.executable, "-m", "taue"]
 EXAMPLE = "I'm scared my refund will never come and I need it today"
 

@@ -650,6 +650,8 @@ from taue.envs.runtime.discovery import get_domain
 from taue.simulator.wire import task_from_message, user_task_message
 from taue.simulator.scripted import ScriptedUser
 
+pytestmark = pytest.mark.xdist_group("simulator")  # module-scoped fixtures: built once, on one worker
+
 for domain in ("airline", "retail"):
     for task in get_domain(domain).tasks[:6]:
         user = ScriptedUser(task_from_message(user_task_message(task)), seed=5)  # as the gRPC service sees it

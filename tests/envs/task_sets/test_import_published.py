@@ -27,6 +27,7 @@ from tests.paths import PUBLISHED_DATA
 
 DATA = PUBLISHED_DATA
 pytestmark = [
+    pytest.mark.xdist_group("import-published"),  # its module-scoped fixtures are built once, on one worker
     pytest.mark.slow,  # imports and replays the published splits, hundreds of episodes
     pytest.mark.skipif(
         not DATA.is_dir(),

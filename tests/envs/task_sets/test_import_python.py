@@ -27,6 +27,8 @@ from taue.envs.task_sets.storage import TaskSetError
 from taue.runner.results import ResultsFile
 from taue.runner.runner import RunConfig, execute_run
 
+pytestmark = pytest.mark.xdist_group("import-python")  # module-scoped fixtures: built once, on one worker
+
 HEADER = '"""Tasks (test copy)."""\nfrom tau_bench.types import Action, Task\n\n'
 
 
