@@ -257,13 +257,15 @@ class SilentTransferer(GroundTruthAgent):
         return ""
 
     async def transfer_call(self) -> Action | None:
-        """The domain's hand-over tool, found in the MCP tool list as any agent would find it."""
+        """The domain's hand-over tool, found in the MCP tool list as any agent would find it: by a name
+        that says so (`transfer_to_human_agents`, `transfer_to_human_support`), not by the prefix alone
+        (bank's `internal_transfer` moves money)."""
         assert self.context is not None
         server = self.context.mcp_servers[0]
         async with episode_session(server.url, server.headers, self.context.transport) as client:
             tools = await list_all_tools(client)
         for tool in tools:
-            if tool.name.startswith("transfer"):
+            if tool.name.startswith("transfer") and "human" in tool.name:
                 required = tool.input_schema.get("required", [])
                 return Action(
                     name=tool.name, arguments={name: "The customer needs a person." for name in required}
