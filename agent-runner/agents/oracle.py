@@ -15,9 +15,12 @@ def refused_goals(task: Task) -> list[Goal]:
 
 
 def refusal_message(goal: Goal) -> str:
-    """Declining a goal the policy forbids, naming the policy's reasons."""
+    """Declining a goal the policy forbids, naming the policy's reasons. The request is restated as a
+    statement: quoted with its question mark ("Could the table … be changed?") it reads as a question
+    to the user, who would answer it instead of ending the conversation."""
     reasons = "; ".join(goal.refusal_reason)
-    return f"I'm sorry, I cannot do this: {goal.request} Our policy does not allow it ({reasons})."
+    asked = goal.request.replace("?", ".")
+    return f"I'm sorry, I cannot do what you asked: {asked} Our policy does not allow it ({reasons})."
 
 
 FOLLOW_UP = "Is there anything else I can help you with today?"

@@ -3,8 +3,8 @@ and card disputes.
 
 Every table has one string primary key. Money is stored in JSON text columns as floats rounded to
 cents, so `25` and `25.0` never mix in the state; dates are ISO strings (`YYYY-MM-DD`). `to_record()`
-gives the JSON record a read tool shows (a customer's date of birth and SSN digits are never part of
-it: they only serve identification).
+gives the JSON record a read tool shows; a customer's reads show `profile()`, without the date of birth
+and SSN digits, which only serve identification.
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ class Customer(BankTable, table=True):
     tier: str
     member_since: str
 
-    def to_record(self) -> dict[str, Any]:
-        """The profile without the identification secrets (date of birth, SSN digits)."""
+    def profile(self) -> dict[str, Any]:
+        """What a read shows: the profile without the identification secrets (date of birth, SSN
+        digits). `to_record()` is the whole row (for exports)."""
         return _fields(
             self,
             ("customer_id", "first_name", "last_name", "email", "phone", "address", "tier", "member_since"),

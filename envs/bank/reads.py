@@ -81,7 +81,7 @@ async def get_customer_details(db: Store, customer_id: CustomerId) -> str:
     loans = db.scan(Loan, Loan.customer_id == customer_id)
     return dump(
         {
-            **customer.to_record(),
+            **customer.profile(),
             "accounts": [
                 {"account_id": a.account_id, "kind": a.kind, "nickname": a.nickname, "status": a.status}
                 for a in accounts

@@ -116,8 +116,7 @@ def load(seed: int) -> BankView:
     def table(model: type, key: str) -> dict[str, Record]:
         return {getattr(r, key): r.to_record() for r in rows if isinstance(r, model)}
 
-    customers = {r.customer_id: {**r.to_record(), "date_of_birth": r.date_of_birth, "ssn_last4": r.ssn_last4}
-                 for r in rows if isinstance(r, models.Customer)}  # fmt: skip
+    customers = {r.customer_id: r.to_record() for r in rows if isinstance(r, models.Customer)}
     return BankView(
         customers=customers,
         accounts=table(models.Account, "account_id"),

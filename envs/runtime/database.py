@@ -64,8 +64,25 @@ def table_base(domain: str) -> type[SQLModel]:
     """A SQLModel base class with its own metadata, so two domains may both have a `users` table.
 
     Usage in a domain's models.py: `Table = table_base("airline")`, then `class User(Table, table=True)`.
+    Rows read and write JSON records (`to_record()`, `from_record(key, record)`, for `taue db export`
+    and imported task sets); a domain with a published layout overrides them.
     """
-    return type(f"{domain.title()}Table", (SQLModel,), {"__module__": __name__}, registry=registry())
+    namespace = {"__module__": __name__, "to_record": _to_record, "from_record": classmethod(_from_record)}
+    return type(f"{domain.title()}Table", (SQLModel,), namespace, registry=registry())
+
+
+def _to_record(self: SQLModel) -> dict[str, Any]:
+    """The row as a JSON record (every column; a model overrides it for a published layout)."""
+    return self.model_dump()
+
+
+def _from_record(cls: type[SQLModel], key: Any, record: dict[str, Any]) -> SQLModel:
+    """A row from a JSON record, its key filled in from `key` when the record leaves it out; a record
+    with columns the table lacks does not fit."""
+    unknown = set(record) - set(cls.model_fields)
+    if unknown:
+        raise KeyError(f"unknown fields {sorted(unknown)}")
+    return cls(**{primary_key(cls): key, **record})
 
 
 def json_columns(model: type[SQLModel]) -> tuple[str, ...]:

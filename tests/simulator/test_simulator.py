@@ -39,6 +39,8 @@ from taue.simulator.understanding import FactBook, best_guess, read_message
 from tests.factories import make_task
 from tests.paths import ROOT
 
+pytestmark = pytest.mark.xdist_group("simulator")  # module-scoped fixtures: built once, on one worker
+
 DOCS = ROOT / "docs" / "simulator.md"
 CANCELLED = [Notification(tool="cancel_reservation", arguments={"reservation_id": "ABC123"})]
 NEUTRAL_PATIENCE = patience_budget("neutral", "moderate", "cautious", "frustration")
@@ -649,8 +651,6 @@ from taue.runner.agents.pester import argument_names
 from taue.envs.runtime.discovery import get_domain
 from taue.simulator.wire import task_from_message, user_task_message
 from taue.simulator.scripted import ScriptedUser
-
-pytestmark = pytest.mark.xdist_group("simulator")  # module-scoped fixtures: built once, on one worker
 
 for domain in ("airline", "retail"):
     for task in get_domain(domain).tasks[:6]:
