@@ -17,7 +17,7 @@ COLUMNS = {
     "tasks": "tasks",
     "train_tasks": "train",
     "db_rows": "DB rows",
-    "db_bytes": "DB size",
+    "db_size": "DB size",
 }
 
 
@@ -31,7 +31,7 @@ def domains_command(
     """The domains this installation serves. `tools`/`edges`/`density`: the domain's tool graph (its
     workflow tools, without calculate, think and the hand-over); `all_tools`: every tool the MCP server
     lists; `tasks`: evaluation tasks (emotional + neutral twins); `train_tasks`: the training split;
-    `db_rows`/`db_bytes`: the seed database every episode starts from."""
+    `db_rows`/`db_size` (bytes): the seed database every episode starts from."""
     from taue.envs.runtime.discovery import domain_names
 
     rows, broken = [], []
@@ -78,14 +78,14 @@ def domain_facts(name: str) -> dict[str, Any]:
         "train_tasks": len(domain.train_tasks),
         "db_tables": {table: len(rows) for table, rows in image.row_texts.items()},
         "db_rows": sum(len(rows) for rows in image.row_texts.values()),
-        "db_bytes": len(image.image_bytes),
+        "db_size": len(image.image_bytes),
     }
 
 
 def _cell(key: str, value: Any) -> str:
     if value is None:
         return "-"
-    if key == "db_bytes":
+    if key == "db_size":
         return f"{value / 1e6:.1f} MB"
     if key == "density":
         return f"{value:.3f}"
