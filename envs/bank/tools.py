@@ -12,8 +12,7 @@ from typing import Annotated, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
-from sqlalchemy import func
-from sqlmodel import SQLModel, select
+from sqlmodel import SQLModel
 
 from taue.envs.bank import rules
 from taue.envs.bank.models import Card, Dispute, Payee, Transaction
@@ -48,15 +47,9 @@ def _refuse_on(problems: list[rules.Problem]) -> None:
         raise ToolError(problems[0][1])
 
 
-def _next_id(db: Store, column: object, prefix: str, width: int) -> str:
-    highest = db.session.exec(select(func.max(column))).one()
-    number = int(highest[len(prefix) :]) + 1 if highest else 1
-    return f"{prefix}{number:0{width}d}"
-
-
 def _entry(db: Store, account_id: str, kind: str, text: str, amount: float, direction: str) -> Transaction:
     row = Transaction(
-        transaction_id=_next_id(db, Transaction.transaction_id, "TX", 7),
+        transaction_id=db.next_id(Transaction, "TX", width=7),
         account_id=account_id,
         date=rules.TODAY,
         kind=kind,
@@ -182,7 +175,7 @@ async def report_card_lost(
         rules.replacement_problems(customer.to_record(), card.to_record(), account.to_record(), shipping)
     )
     new = Card(
-        card_id=_next_id(db, Card.card_id, "CRD-", 7),
+        card_id=db.next_id(Card, "CRD-", width=7),
         customer_id=card.customer_id,
         account_id=card.account_id,
         last_four=_new_last_four(card.last_four),
@@ -236,7 +229,7 @@ async def file_dispute(
     account = account_row(db, purchase.account_id)
     credit = rules.provisional_credit(amount)
     dispute = Dispute(
-        dispute_id=_next_id(db, Dispute.dispute_id, "DSP-", 5),
+        dispute_id=db.next_id(Dispute, "DSP-", width=5),
         transaction_id=transaction_id,
         customer_id=account.customer_id,
         amount=rules.cents(amount),

@@ -12,7 +12,6 @@ from typing import Annotated, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
-from sqlmodel import SQLModel
 
 from taue.envs.basketball import rules
 from taue.envs.basketball.generate import SERVICE_FEE
@@ -44,13 +43,6 @@ Section = Literal["upper", "lower", "courtside"]
 def _check(problem: rules.Problem) -> None:
     if problem is not None:
         raise ToolError(problem[1])
-
-
-def _next_id(db: Store, model: type[SQLModel], prefix: str, first: int) -> str:
-    """The next free id of a table numbered `prefix` + digits (one above the highest)."""
-    key = next(iter(model.__table__.primary_key.columns)).name
-    numbers = [int(getattr(row, key)[len(prefix) :]) for row in db.scan(model)]
-    return f"{prefix}{max(numbers, default=first - 1) + 1}"
 
 
 def _charge(db: Store, account: Account, payment_method_id: str, amount: float) -> None:
@@ -92,7 +84,7 @@ async def buy_tickets(
     total = round(price * quantity + fee, 2)
     _charge(db, account, payment_method_id, total)
     ticket = Ticket(
-        ticket_id=_next_id(db, Ticket, "TK", 300101), account_id=account_id, game_id=game_id, section=section,
+        ticket_id=db.next_id(Ticket, "TK", 300101), account_id=account_id, game_id=game_id, section=section,
         quantity=quantity, unit_price=price, service_fee=fee, total_paid=total,
         payment_method_id=payment_method_id, purchased_at=db.clock, status="active",
     )  # fmt: skip
@@ -219,7 +211,7 @@ async def register_camp_player(
     _charge(db, account, payment_method_id, camp.fee)
     player = next(p for p in account.players if p["name"].lower() == player_name.lower())
     registration = CampRegistration(
-        registration_id=_next_id(db, CampRegistration, "REG", 5101), account_id=account_id, camp_id=camp_id,
+        registration_id=db.next_id(CampRegistration, "REG", 5101), account_id=account_id, camp_id=camp_id,
         player_name=player["name"], birth_date=player["birth_date"], fee_paid=camp.fee,
         payment_method_id=payment_method_id, registered_at=db.clock, status="confirmed",
     )  # fmt: skip

@@ -11,8 +11,6 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
-from sqlalchemy import func
-from sqlmodel import select
 
 from taue.envs.restaurant.models import Guest, Reservation
 from taue.envs.restaurant.reads import (
@@ -98,11 +96,6 @@ def _charge(kind: str, amount: float, card: str, at: str) -> dict[str, Any]:
     return {"kind": kind, "amount": amount, "payment_method_id": card, "at": at}
 
 
-def _next_reservation_id(db: Store) -> str:
-    numbers = db.session.exec(select(func.max(Reservation.reservation_id))).one()
-    return f"R{int(numbers[1:]) + 1}" if numbers else "R30001"
-
-
 @writes
 async def book_reservation(
     db: Store,
@@ -124,7 +117,7 @@ async def book_reservation(
     table = _seat(db, guest, location_id, date, time, party_size)
     deposit = deposit_for(party_size)
     reservation = Reservation(
-        reservation_id=_next_reservation_id(db),
+        reservation_id=db.next_id(Reservation, "R", 30001),
         guest_id=guest_id,
         location_id=location_id,
         date=date,

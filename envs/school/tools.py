@@ -4,12 +4,10 @@ with a `ToolError` saying what was wrong; a failed call changes nothing (one tra
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
-from sqlmodel import select
 
 from taue.envs.runtime.common_tools import calculate, think
 from taue.envs.runtime.database import Store
@@ -53,15 +51,6 @@ from taue.envs.school.rules import (
 )
 
 ACTIVITY_FEE, TECHNOLOGY_FEE = 85.0, 120.0
-
-
-def _next_id(db: Store, model: type, column: str, prefix: str) -> str:
-    numbers = [
-        int(m.group(1))
-        for key in db.session.exec(select(getattr(model, column)))
-        if (m := re.fullmatch(rf"{prefix}(\d+)", key))
-    ]
-    return f"{prefix}{max(numbers, default=0) + 1}"
 
 
 def _enrolled_in(db: Store, student_id: str, section_id: str) -> Enrollment:
@@ -166,7 +155,7 @@ async def register_for_section(db: Store, student_id: StudentId, section_id: Sec
     _check_registration(db, student, section, course)
     tuition = cents(course.credits * TUITION_PER_CREDIT[student.level])
     enrollment = Enrollment(
-        enrollment_id=_next_id(db, Enrollment, "enrollment_id", "EN"),
+        enrollment_id=db.next_id(Enrollment, "EN"),
         student_id=student_id,
         section_id=section_id,
         course_code=course.course_code,
@@ -282,7 +271,7 @@ async def make_payment(
     if cents(amount) > invoice.balance:
         raise ToolError(f"the amount {cents(amount):.2f} exceeds the balance due of {invoice.balance:.2f}")
     payment = Payment(
-        payment_id=_next_id(db, Payment, "payment_id", "PAY"),
+        payment_id=db.next_id(Payment, "PAY"),
         student_id=student_id,
         invoice_id=invoice_id,
         kind="payment",
@@ -314,7 +303,7 @@ async def refund_credit_balance(
     if method["type"] != "bank_account":
         raise ToolError("credit balances are refunded only to a bank account on file, not to a card")
     refund = Payment(
-        payment_id=_next_id(db, Payment, "payment_id", "PAY"),
+        payment_id=db.next_id(Payment, "PAY"),
         student_id=student_id,
         invoice_id=invoice_id,
         kind="refund",
@@ -358,7 +347,7 @@ async def request_transcript(
     if _method(student, method_id)["type"] != "card":
         raise ToolError("transcript fees are paid by card only")
     request = TranscriptRequest(
-        request_id=_next_id(db, TranscriptRequest, "request_id", "TR"),
+        request_id=db.next_id(TranscriptRequest, "TR"),
         student_id=student_id,
         copies=copies,
         delivery=delivery,

@@ -77,6 +77,16 @@ def test_int_and_float_values_hash_differently_and_list_order_matters() -> None:
     assert state_hash(forward.canonical_state()) != state_hash(backward.canonical_state())
 
 
+def test_next_id_counts_numerically_within_its_prefix() -> None:
+    rows = [Item(item_id=key, label="x", amount=1) for key in ("AB9", "AB10", "AB0012", "ZZ99", "a")]
+    with seed(rows).clone().transaction() as store:
+        assert store.next_id(Item, "AB") == "AB13"  # 12 > 10 > 9 as numbers, not as text
+        assert store.next_id(Item, "ZZ", width=5) == "ZZ00100"
+        assert store.next_id(Item, "Q-", first=500, width=4) == "Q-0500"  # no row yet: the first
+        store.save(Item(item_id=store.next_id(Item, "AB"), label="new", amount=2))
+        assert store.next_id(Item, "AB") == "AB14"
+
+
 def test_failed_transaction_changes_nothing_and_episodes_are_isolated() -> None:
     image = seed([Item(item_id="a", label="A", amount=1)])
     first, second = image.clone(), image.clone()
