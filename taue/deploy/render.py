@@ -118,23 +118,28 @@ def stale_files(root: Path, names: Sequence[str]) -> list[str]:
 
 def differences(root: Path, names: Sequence[str]) -> list[str]:
     """The files that differ from their rendering (or should not exist), relative to `root`."""
-    differ = [
-        relative
-        for relative, text in rendered_files(root, names).items()
-        if not (root / relative).is_file() or (root / relative).read_text(encoding="utf-8") != text
-    ]
-    return sorted(differ + stale_files(root, names))
+    return sorted(_changes(root, names))
 
 
 def render(root: Path, names: Sequence[str]) -> list[str]:
     """Write every rendered file that differs and remove stale manifests; returns what changed."""
-    changed = differences(root, names)
-    wanted = rendered_files(root, names)
-    for relative in changed:
+    changes = _changes(root, names)
+    for relative, text in changes.items():
         path = root / relative
-        if relative in wanted:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(wanted[relative], encoding="utf-8")
-        else:
+        if text is None:
             path.unlink()
-    return changed
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    return sorted(changes)
+
+
+def _changes(root: Path, names: Sequence[str]) -> dict[str, str | None]:
+    """Relative path -> its rendered text where it differs, None where it should not exist."""
+    changes: dict[str, str | None] = {
+        relative: text
+        for relative, text in rendered_files(root, names).items()
+        if not (root / relative).is_file() or (root / relative).read_text(encoding="utf-8") != text
+    }
+    changes.update(dict.fromkeys(stale_files(root, names)))
+    return changes
