@@ -29,18 +29,19 @@ class DomainCatalog:
         return {task.id: task for task in self.tasks}
 
 
-async def fetch_catalog(control: ControlClient, name: str) -> DomainCatalog:
-    """The catalog the server of domain `name` serves (GET /domain, GET /tasks)."""
+async def fetch_catalog(control: ControlClient, name: str, split: str = "eval") -> DomainCatalog:
+    """The catalog the server of domain `name` serves (GET /domain, GET /tasks?split=)."""
     card = await control.card()
     if card.name != name:
         raise ValueError(f"the server at {control.base_url} serves domain {card.name!r}, not {name!r}")
-    return DomainCatalog(card=card, tasks=await control.tasks())
+    return DomainCatalog(card=card, tasks=await control.tasks(split))
 
 
-def local_catalog(name: str) -> DomainCatalog:
+def local_catalog(name: str, split: str = "eval") -> DomainCatalog:
     """The catalog of a domain served in this process, as its server would answer."""
     from taue.envs.runtime.catalog import domain_card
     from taue.envs.runtime.discovery import get_domain
 
     domain = get_domain(name)
-    return DomainCatalog(card=domain_card(domain), tasks=list(domain.tasks))
+    tasks = domain.train_tasks if split == "train" else domain.tasks
+    return DomainCatalog(card=domain_card(domain), tasks=list(tasks))

@@ -68,8 +68,9 @@ class ControlClient:
     async def card(self) -> DomainCard:
         return DomainCard.model_validate_json((await self._request("GET", "/domain")).content)
 
-    async def tasks(self) -> list[Task]:
-        return TaskList.model_validate_json((await self._request("GET", "/tasks")).content).tasks
+    async def tasks(self, split: str = "eval") -> list[Task]:
+        response = await self._request("GET", "/tasks", params={"split": split})
+        return TaskList.model_validate_json(response.content).tasks
 
     async def task(self, task_id: str) -> Task:
         return Task.model_validate_json((await self._request("GET", f"/tasks/{task_id}")).content)

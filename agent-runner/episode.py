@@ -131,6 +131,7 @@ async def run_episode(
             conversation.transcript,
             conversation.termination,
         )
+        tool_log = conversation.with_turns(tool_log)
     finally:
         if session_id is not None:
             with contextlib.suppress(Exception):  # best effort: the episode already failed
@@ -181,6 +182,7 @@ class Conversation:
         self.usage: dict = {}
         self.error: str | None = None
         self.calls_seen = 0
+        self.call_turns: list[int] = []
 
     async def run(self, first_message: str) -> None:
         agent = make_agent(self.harness.agent, self.catalog.card.write_tools, self.harness.agent_options)
@@ -217,6 +219,7 @@ class Conversation:
         control = self.harness.controls[self.catalog.name]
         calls, ended = await control.tool_log_since(self.episode_id, self.calls_seen)
         self.calls_seen += len(calls)
+        self.call_turns.extend([self.agent_turns - 1] * len(calls))
         if ended:
             self.termination = "agent_transfer"
             return None
@@ -225,6 +228,17 @@ class Conversation:
             self.error = f"more than {self.harness.limits.max_tool_calls} tool calls"
             return None
         return calls
+
+
+    @property
+    def agent_turns(self) -> int:
+        return sum(1 for message in self.transcript if message.role == "agent")
+
+    def with_turns(self, tool_log: list[LoggedCall]) -> list[LoggedCall]:
+        """The server's tool log with each call's agent turn; calls of a turn that never produced a
+        reply (a timeout, an agent error) belong to the turn in progress."""
+        turns = [*self.call_turns, *[self.agent_turns] * max(0, len(tool_log) - len(self.call_turns))]
+        return [call.model_copy(update={"turn": turn}) for call, turn in zip(tool_log, turns, strict=False)]
 
 
 def agent_turn(message: str, calls: list[LoggedCall]) -> AgentTurn:

@@ -39,7 +39,7 @@ def merge_runs(run_dirs: list[Path], out: Path) -> MergeReport:
     for record in records.values():
         results.append(record)
     results.compact()
-    catalogs = {name: local_catalog(name) for name in base.domains}
+    catalogs = {name: local_catalog(name, base.split) for name in base.domains}
     planned = {(task.id, trial) for _, task, trial in make_plan(base, catalogs).episodes}
     return MergeReport(episodes=len(records), missing=len(planned - set(records)))
 

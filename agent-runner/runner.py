@@ -50,8 +50,12 @@ class RunConfig(BaseModel):
     max_tool_calls_per_turn: int = 30
     trials: int = 3
     seed: int = 0
+    split: str = "eval"
+    """eval (the benchmark's tasks) or train (the training split, for rollouts that make training data)."""
     tasks: str = "all"
     """Which tasks: all, emotional (no neutral twins) or neutral (twins only)."""
+    limit: int | None = None
+    """Only the first N selected tasks of each domain (by id)."""
     task_ids: list[str] | None = None
     shard: tuple[int, int] | None = None
     """(I, N): only the I-th of N deterministic slices of the sorted (task, trial) list."""
@@ -94,7 +98,10 @@ def planned_tasks(config: RunConfig, catalogs: dict[str, DomainCatalog]) -> list
     """The tasks of the run's domains it selects, each as it will be played (its condition applied)."""
     chosen = []
     for name in config.domains:
-        for task in select_tasks(catalogs[name], config.tasks, config.task_ids):
+        selected = select_tasks(catalogs[name], config.tasks, config.task_ids)
+        if config.limit is not None:
+            selected = sorted(selected, key=lambda task: task.id)[: config.limit]
+        for task in selected:
             if config.condition is not None:
                 task = with_condition(task, config.condition)
             chosen.append((catalogs[name], task))
@@ -123,7 +130,8 @@ def prepare_run_dir(run_dir: Path, config: RunConfig) -> None:
     path = run_dir / CONFIG
     stored = config.model_dump(mode="json")
     if path.exists():
-        previous = json.loads(path.read_text())
+        # Settings added since the directory was made read as their defaults, so old runs resume.
+        previous = RunConfig.model_validate(json.loads(path.read_text())).model_dump(mode="json")
         if previous != stored:
             changed = sorted(k for k in stored if previous.get(k) != stored[k])
             raise ValueError(
@@ -172,7 +180,7 @@ async def execute_run(
     episodes are spread over that many worker processes, each with its own embedded servers.
     """
     given = services if isinstance(services, Services) else Services(env=services or {})
-    plan = make_plan(config, await load_catalogs(config.domains, given, admin_token))
+    plan = make_plan(config, await load_catalogs(config.domains, given, admin_token, config.split))
     prepare_run_dir(run_dir, config)
     results = ResultsFile(run_dir)
     results.repair()
@@ -224,7 +232,9 @@ async def run_episodes(
         try:
             await asyncio.gather(simulator.wait_ready(), scorer.wait_ready())
             controls = {name: ControlClient(services.env[name], http, admin_token) for name in domains}
-            catalogs = {name: await fetch_catalog(control, name) for name, control in controls.items()}
+            catalogs = {
+                name: await fetch_catalog(control, name, config.split) for name, control in controls.items()
+            }
             mine = config.model_copy(update={"domains": domains})
             tasks = {(d.name, t.id): (d, t) for d, t in planned_tasks(mine, catalogs)}
             harness = Harness(
@@ -311,17 +321,17 @@ async def _run_in_workers(
 
 
 async def load_catalogs(
-    domains: list[str], given: Services, admin_token: str | None = None
+    domains: list[str], given: Services, admin_token: str | None = None, split: str = "eval"
 ) -> dict[str, DomainCatalog]:
     """Each domain's catalog: from its server when one is given, else from its package (embedded)."""
-    catalogs = {name: local_catalog(name) for name in domains if name not in given.env}
+    catalogs = {name: local_catalog(name, split) for name in domains if name not in given.env}
     remote = [name for name in domains if name in given.env]
     if remote:
         async with httpx2.AsyncClient(timeout=httpx2.Timeout(60.0)) as http:
             for name in remote:
                 try:
                     control = ControlClient(given.env[name], http, admin_token)
-                    catalogs[name] = await fetch_catalog(control, name)
+                    catalogs[name] = await fetch_catalog(control, name, split)
                 except InfraError as exc:  # before any episode: a setting to fix, not a failure to retry
                     raise ValueError(f"domain {name!r}: {exc}") from exc
     return catalogs

@@ -88,8 +88,10 @@ def build_control_app(
         return domain_card(domain, len(registry.tasks))
 
     @app.get("/tasks", dependencies=admin)
-    async def tasks() -> TaskList:
-        return TaskList(domain=domain.name, tasks=list(registry.tasks.values()))
+    async def tasks(
+        split: str = Query(default="eval", description="eval (the benchmark) or train (the training split)."),
+    ) -> TaskList:
+        return TaskList(domain=domain.name, tasks=list(registry.split(split).values()))
 
     @app.get("/tasks/{task_id}", dependencies=admin)
     async def task(task_id: str) -> Task:

@@ -7,6 +7,7 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from taue.contracts.tasks import Action, Task
 from taue.envs.runtime.catalog import ExpectedOutcomes
@@ -49,6 +50,8 @@ class EpisodeRegistry:
     ) -> None:
         self.domain = domain
         self.tasks = tasks if tasks is not None else domain.task_index
+        self.serves_train_split = tasks is None
+        """A server given its own task list (the Tracer's verification) serves no training split."""
         self.max_episodes = max_episodes
         self.expected = ExpectedOutcomes(domain)
         self._episodes: dict[str, Episode] = {}
@@ -56,8 +59,23 @@ class EpisodeRegistry:
     def __len__(self) -> int:
         return len(self._episodes)
 
+    @cached_property
+    def train_tasks(self) -> dict[str, Task]:
+        """The training split, loaded on first use (rollouts for training data play these)."""
+        if not self.serves_train_split:
+            return {}
+        return {task.id: task for task in self.domain.train_tasks}
+
+    def split(self, name: str) -> dict[str, Task]:
+        if name == "eval":
+            return self.tasks
+        if name == "train":
+            return self.train_tasks
+        raise EpisodeError(f"unknown split {name!r}; splits: eval, train", status=422)
+
     def task(self, task_id: str) -> Task:
-        task = self.tasks.get(task_id)
+        """A task of either split (their ids never collide: training ids carry `-train-`)."""
+        task = self.tasks.get(task_id) or self.train_tasks.get(task_id)
         if task is None:
             raise EpisodeError(f"unknown task {task_id!r} for domain {self.domain.name!r}", status=404)
         return task
@@ -67,7 +85,7 @@ class EpisodeRegistry:
             self.task(task_id)
         if len(self._episodes) >= self.max_episodes:
             raise EpisodeError(f"too many live episodes ({self.max_episodes}); delete finished ones", 429)
-        initial = list(self.tasks[task_id].initial_state) if task_id is not None else []
+        initial = list(self.task(task_id).initial_state) if task_id is not None else []
         episode = Episode(
             id=secrets.token_hex(12),
             token=secrets.token_urlsafe(24),

@@ -39,6 +39,9 @@ class LoggedCall(BaseModel):
     """The text the agent received: the result, or the error message."""
     writes: bool = False
     """True when the tool is a write tool and the call succeeded."""
+    turn: int | None = None
+    """Which agent turn made the call (0 = the agent's first reply), set by the runner; None in
+    records made before turns were recorded. Puts the calls in order with the transcript."""
 
 
 class RewardBreakdown(BaseModel):
