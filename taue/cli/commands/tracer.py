@@ -1,4 +1,5 @@
-"""`taue tracer graph|build|verify|stats`: the task factory (docs/tracer.md)."""
+"""`taue tracer graph|build|verify|stats`: the task factory (docs/tracer.md); `taue tracer rollout|export`:
+training data from the training split (docs/training.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,16 @@ tracer_app = typer.Typer(
 
 
 def register(app: typer.Typer) -> None:
+    from taue.cli.commands.run import make_run_command
+
+    rollout = make_run_command(
+        default_split="train",
+        default_trials=1,
+        out_prefix="rollout-",
+        doc="Collect trajectories on the training split: `taue run` with --split train (resumable, "
+        "sharded, the same records), the input of `taue tracer export`.",
+    )
+    tracer_app.command("rollout")(rollout)
     app.add_typer(tracer_app, name="tracer", no_args_is_help=True)
 
 
@@ -251,3 +262,54 @@ def _print_stats(entry: dict) -> None:
         for pair, test in conditions.get("chi_square", {}).items():
             typer.echo(f"    chi-square {pair}: {test['statistic']} (p = {test['p']})")
     typer.echo(f"  candidates {entry['candidates']}; rejections {entry['rejections']}")
+
+
+@tracer_app.command("export")
+def export(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Rollout run directories (`taue tracer rollout`).")],
+    out: Annotated[Path, typer.Option(help="Dataset folder: train.jsonl, stats.json, README.md.")],
+    format: Annotated[
+        str, typer.Option(help="sft (+1 trajectories) or preference (+1 vs 0/−1 pairs of a task).")
+    ] = "sft",
+    max_per_domain: Annotated[int | None, typer.Option(min=1, help="At most N rows per domain.")] = None,
+    max_per_family: Annotated[
+        int | None, typer.Option(min=1, help="At most N rows per emotion family.")
+    ] = None,
+    balance_families: Annotated[
+        bool, typer.Option(help="Cap every emotion family at the size of the smallest.")
+    ] = False,
+    min_calls_per_question: Annotated[
+        float | None,
+        typer.Option(min=0, help="Keep trajectories with tool calls >= X × questions to the user."),
+    ] = None,
+    dedup: Annotated[bool, typer.Option(help="Drop rows identical to an earlier one.")] = True,
+    seed: Annotated[int, typer.Option(help="Seed of the shuffle that caps and pairs draw from.")] = 0,
+) -> None:
+    """Turn rollouts into a training dataset for TRL (SFTTrainer or DPOTrainer) with its card."""
+    from pydantic import ValidationError
+
+    from taue.tracer.dataset_card import render_card
+    from taue.tracer.export import ExportError, ExportOptions, export_dataset, read_records, write_dataset
+
+    try:
+        options = ExportOptions(
+            format=format,
+            max_per_domain=max_per_domain,
+            max_per_family=max_per_family,
+            balance_families=balance_families,
+            min_calls_per_question=min_calls_per_question,
+            dedup=dedup,
+            seed=seed,
+        )
+    except ValidationError:
+        raise _fail(f"--format must be sft or preference, not {format!r}") from None
+    if out.exists() and not out.is_dir():
+        raise _fail(f"--out {out} exists and is not a folder")
+    try:
+        result = export_dataset(read_records(run_dirs), options)
+    except ExportError as exc:
+        raise _fail(str(exc)) from None
+    write_dataset(result, out, render_card(result.stats))
+    for step in result.stats["steps"]:
+        typer.echo(f"{step['count']:>7}  {step['step']}", err=True)
+    typer.echo(f"{len(result.rows)} rows -> {out / 'train.jsonl'} (card: {out / 'README.md'})", err=True)

@@ -1,0 +1,292 @@
+"""`taue run` and `taue summary`; `taue tracer rollout` is `run` on the training split.
+
+One factory makes both run commands, so every flag of an evaluation run (sharding, workers,
+remote services, resume) works the same for rollouts that collect training data.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+
+from taue.cli.options import console, fail, parse_domains, parse_env_urls, parse_shard
+
+if TYPE_CHECKING:
+    from taue.runner.embedded import Services
+    from taue.runner.runner import RunConfig
+
+
+def register(app: typer.Typer) -> None:
+    run_command = make_run_command(
+        default_split="eval",
+        default_trials=3,
+        out_prefix="",
+        doc="Run the benchmark; rerunning the same command completes only the missing episodes.",
+    )
+    app.command("run")(run_command)
+    app.command("summary")(summary)
+
+
+def make_run_command(
+    default_split: str, default_trials: int, out_prefix: str, doc: str
+) -> Callable[..., None]:
+    """A run command whose --split, --trials and run-directory name default as given."""
+
+    def run(
+        domains: Annotated[str, typer.Option(help="Comma-separated domains, or `all`.")] = "airline,retail",
+        agent: Annotated[
+            str,
+            typer.Option(help="Agent under test: oracle, pester, model, http://HOST:PORT, a2a://HOST:PORT."),
+        ] = "oracle",
+        user: Annotated[str, typer.Option(help="User simulator backend: scripted or llm.")] = "scripted",
+        user_model: Annotated[str | None, typer.Option(help="Model of the llm user backend.")] = None,
+        user_base_url: Annotated[
+            str | None,
+            typer.Option(help="OpenAI-compatible endpoint of the llm user (key: TAUE_USER_API_KEY)."),
+        ] = None,
+        model: Annotated[
+            str | None, typer.Option(help="Model of the built-in agent (--agent model).")
+        ] = None,
+        base_url: Annotated[
+            str | None,
+            typer.Option(help="OpenAI-compatible endpoint of --agent model (key: TAUE_AGENT_API_KEY)."),
+        ] = None,
+        max_tool_calls_per_turn: Annotated[
+            int, typer.Option(min=1, help="Built-in model agent's cap per turn.")
+        ] = 30,
+        trials: Annotated[int, typer.Option(min=1, help="Trials per task (k of pass^k).")] = default_trials,
+        concurrency: Annotated[int, typer.Option(min=1, max=4096, help="Episodes in flight at once.")] = 32,
+        seed: Annotated[int, typer.Option(help="Run seed: same seed, same conversations and results.")] = 0,
+        out: Annotated[
+            Path | None,
+            typer.Option(help="Run directory (default: runs/AGENT-USER-seedSEED, rollout-… for rollouts)."),
+        ] = None,
+        split: Annotated[
+            str, typer.Option(help="eval (the benchmark's tasks) or train (the training split).")
+        ] = default_split,
+        tasks: Annotated[
+            str, typer.Option(help="all, emotional (no twins) or neutral (twins only).")
+        ] = "all",
+        limit: Annotated[
+            int | None, typer.Option(min=1, help="Only the first N selected tasks of each domain (by id).")
+        ] = None,
+        task_id: Annotated[
+            list[str] | None, typer.Option("--task-id", help="Only these tasks (repeatable).")
+        ] = None,
+        condition: Annotated[
+            str | None,
+            typer.Option(help="Play every emotional task under this condition id (see taue emotion list)."),
+        ] = None,
+        max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before the episode is cut.")] = 200,
+        max_tool_calls: Annotated[
+            int, typer.Option(min=1, help="Tool calls before the episode is cut.")
+        ] = 200,
+        turn_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds the agent has per turn.")] = 120.0,
+        env: Annotated[
+            list[str] | None, typer.Option(help="DOMAIN=URL of a running domain's control port (repeatable).")
+        ] = None,
+        simulator: Annotated[
+            str | None, typer.Option(help="HOST:PORT of a running simulator service (default: in-process).")
+        ] = None,
+        scorer: Annotated[
+            str | None, typer.Option(help="HOST:PORT of a running scorer service (default: in-process).")
+        ] = None,
+        name: Annotated[
+            str | None,
+            typer.Option(help="Run name stored in every record (default: the --out folder's name)."),
+        ] = None,
+        shard: Annotated[
+            str | None, typer.Option(help="I/N: run only shard I of N of the sorted (task, trial) list.")
+        ] = None,
+        workers: Annotated[
+            int, typer.Option(min=1, max=64, help="Worker processes (each with its own embedded servers).")
+        ] = 1,
+        quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+        task_set: Annotated[
+            list[str] | None, typer.Option("--task-set", help="Imported task set to run (repeatable).")
+        ] = None,
+    ) -> None:
+        import asyncio
+
+        from taue.contracts.emotions import BY_ID, CONDITIONS
+        from taue.runner.agents import AgentOptions, validate_agent_spec
+        from taue.runner.embedded import Services
+        from taue.runner.interaction import interaction_stats
+        from taue.runner.runner import RunConfig
+        from taue.scorer.metrics import summarize
+
+        env_urls = parse_env_urls(env or [])
+        names = parse_domains(",".join(task_set) if task_set else domains, frozenset(env_urls))
+        try:
+            validate_agent_spec(agent, AgentOptions(model=model, base_url=base_url))
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        if user == "llm" and not (user_model and user_base_url):
+            raise fail(
+                "--user llm needs --user-model NAME and --user-base-url URL (an OpenAI-compatible endpoint)"
+            )
+        if split not in ("eval", "train"):
+            raise fail(f"--split must be eval or train, not {split!r}")
+        run_dir = out or Path("runs") / re.sub(
+            r"[^A-Za-z0-9_.-]+", "_", f"{out_prefix}{agent}-{user}-seed{seed}"
+        )
+        config = RunConfig(
+            run=name or run_dir.name,
+            domains=names,
+            agent=agent,
+            user=user,
+            user_model=user_model,
+            user_base_url=user_base_url,
+            model=model,
+            base_url=base_url,
+            max_tool_calls_per_turn=max_tool_calls_per_turn,
+            trials=trials,
+            seed=seed,
+            split=split,
+            tasks=tasks,
+            limit=limit,
+            task_ids=task_id or None,
+            condition=condition,
+            max_turns=max_turns,
+            max_tool_calls=max_tool_calls,
+            turn_timeout=turn_timeout,
+        )
+        if condition is not None and condition not in BY_ID:
+            raise fail(f"unknown condition {condition!r}; ids look like {CONDITIONS[0].id!r}")
+        services = Services(env=env_urls, simulator=simulator, scorer=scorer)
+        config.shard = parse_shard(shard)
+        try:
+            report = asyncio.run(_run(config, run_dir, services, concurrency, workers, quiet))
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        console.print(
+            f"{report.completed} episodes run, {report.skipped} already done, {report.failed} failed "
+            f"(infrastructure; rerun to retry) -> {run_dir / 'results.jsonl'}"
+        )
+        print_summary(summarize(r.outcome() for r in report.records), interaction_stats(report.records))
+        if report.failed:
+            raise typer.Exit(1)
+
+    run.__doc__ = doc
+    return run
+
+
+async def _run(
+    config: RunConfig, run_dir: Path, services: Services, concurrency: int, workers: int, quiet: bool
+):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from taue.runner.runner import execute_run
+
+    admin_token = os.environ.get("TAUE_ADMIN_TOKEN")
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=quiet,
+    ) as progress:
+        bar = progress.add_task("episodes", total=None)
+
+        def update(done: int, total: int) -> None:
+            progress.update(bar, completed=done, total=total)
+
+        return await execute_run(config, run_dir, services, concurrency, update, admin_token, workers)
+
+
+def summary(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (holding results.jsonl).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+) -> None:
+    """Metrics of a finished or partial run: Avg@k, pass^k, average reward, UNSATISFIED rate, and how
+    the agent talked (`interaction`: tool calls against questions to the user)."""
+    from taue.runner.interaction import interaction_stats
+    from taue.runner.results import ResultsFile
+    from taue.scorer.metrics import summarize
+
+    results = ResultsFile(run_dir)
+    if not results.path.exists():
+        raise fail(f"{results.path} does not exist")
+    records = results.load()
+    metrics = summarize(record.outcome() for record in records)
+    interaction = interaction_stats(records)
+    if as_json:
+        typer.echo(json.dumps({**metrics, "interaction": interaction}, indent=2, sort_keys=True))
+    else:
+        print_summary(metrics, interaction)
+
+
+def print_summary(metrics: dict, interaction: dict | None = None) -> None:
+    """The run summary: headline, neutral twins, the breakdowns of the headline, the emotion delta,
+    then the interaction figures."""
+    from rich.table import Table
+
+    table = Table(title=f"τ-Emotion-Bench summary (headline: {metrics['headline']} tasks)")
+    for column in ("group", "episodes", "avg reward", "Avg@k", "pass^k", "UNSATISFIED"):
+        table.add_column(column, justify="right" if column != "group" else "left")
+
+    def row(name: str, m: dict) -> None:
+        top = str(m["trials"]) if m["trials"] else None
+        pass_k = f"{m['pass_hat_k'][top]:.3f}" if top else "-"
+        table.add_row(
+            name,
+            str(m["episodes"]),
+            f"{m['avg_reward']:.3f}",
+            f"{m['avg_at_k']:.3f}",
+            pass_k,
+            f"{m['unsatisfied_rate']:.1%}",
+        )
+
+    row(metrics["headline"], metrics)
+    if metrics["neutral"] is not None and metrics["headline"] != "neutral":
+        row("neutral twins", metrics["neutral"])
+    for key in ("by_domain", "by_family", "by_politeness", "by_urgency", "by_trust"):
+        for name, group in metrics.get(key, {}).items():
+            row(f"{key[3:]}: {name}", group)
+    Console().print(table)
+    delta = metrics["emotion_delta"]
+    if delta is not None:
+        Console().print(
+            f"emotion delta (emotional − neutral pass^1, {delta['pairs']} twin pairs): "
+            f"{delta['delta']:+.3f}, 95% CI [{delta['ci_low']:+.3f}, {delta['ci_high']:+.3f}]"
+        )
+    if interaction is not None and interaction["episodes"]:
+        print_interaction(interaction)
+
+
+def print_interaction(stats: dict) -> None:
+    """Tool calls against questions to the user, overall, by domain and by emotion family."""
+    from rich.table import Table
+
+    table = Table(title="interaction (questions: agent messages with a question mark)")
+    columns = ("group", "episodes", "calls/ep", "questions/ep", "calls/question", "calls > questions")
+    for column in (*columns, "needless q/ep"):
+        table.add_column(column, justify="right" if column != "group" else "left")
+
+    def cell(value: float | None, form: str = ".2f") -> str:
+        return "-" if value is None else format(value, form)
+
+    def row(name: str, m: dict) -> None:
+        table.add_row(
+            name,
+            str(m["episodes"]),
+            cell(m["tool_calls_per_episode"]),
+            cell(m["questions_per_episode"]),
+            cell(m["tool_calls_per_question"]),
+            cell(m["more_calls_than_questions"], ".1%"),
+            cell(m["needless_questions_per_episode"]),
+        )
+
+    row("all", stats)
+    for key in ("by_domain", "by_family"):
+        for name, group in stats[key].items():
+            row(f"{key[3:]}: {name}", group)
+    Console().print(table)

@@ -1,0 +1,56 @@
+"""Parsing shared by the commands: one-line errors (exit 2) for domains, shards and service URLs."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+
+console = Console(stderr=True, soft_wrap=True)
+
+
+def fail(message: str) -> typer.Exit:
+    """Print `error: message` and return the exit (status 2) for the caller to raise."""
+    console.print(f"[red]error:[/red] {message}")
+    return typer.Exit(2)
+
+
+def parse_domains(value: str, remote: frozenset[str] = frozenset()) -> list[str]:
+    """The domain names of `value` (`all`: every registered domain and every one in `remote`); those in
+    `remote` are served elsewhere and need no local code."""
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    if names and set(names) <= remote:
+        return names
+    from taue.envs.runtime.discovery import domain_names
+    from taue.envs.task_sets.loader import is_task_set
+
+    if names == ["all"]:
+        return sorted(set(domain_names()) | remote)
+
+    unknown = [
+        name for name in names if name not in remote and name not in domain_names() and not is_task_set(name)
+    ]
+    if not names or unknown:
+        raise fail(
+            f"unknown domain(s) {unknown or value!r}; known: {', '.join(domain_names())} "
+            "or a task set imported with `taue import tau-bench`"
+        )
+    return names
+
+
+def parse_shard(value: str | None) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    index, sep, count = value.partition("/")
+    if not (sep and index.isdigit() and count.isdigit() and 0 <= int(index) < int(count)):
+        raise fail(f"--shard takes I/N with 0 <= I < N, got {value!r}")
+    return int(index), int(count)
+
+
+def parse_env_urls(values: list[str]) -> dict[str, str]:
+    urls = {}
+    for value in values:
+        name, sep, url = value.partition("=")
+        if not sep or not url.startswith(("http://", "https://")):
+            raise fail(f"--env takes DOMAIN=http://HOST:CONTROL_PORT, got {value!r}")
+        urls[name] = url
+    return urls
