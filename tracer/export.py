@@ -78,7 +78,7 @@ def export_dataset(records: list[EpisodeRecord], options: ExportOptions) -> Expo
     steps: list[tuple[str, int]] = [("episodes read", len(records))]
     usable, unordered = _orderable(records)
     if unordered:
-        steps.append(("without turn order (older records; rerun to include)", len(usable)))
+        steps.append(("with the turn of every tool call (older records lack it: rerun them)", len(usable)))
     good = [r for r in usable if r.reward == 1]
     steps.append(("reward +1", len(good)))
     if options.min_calls_per_question is not None:

@@ -161,3 +161,21 @@ def test_bad_input_is_a_one_line_error(
     assert result.exit_code == 2 and message in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_records_without_call_turns_are_skipped_and_counted(tmp_path: Path, rollouts: Rollouts) -> None:
+    """Records made before tool calls carried their turn cannot be put in order: skipped, not guessed."""
+    old = tmp_path / "old-run"
+    old.mkdir()
+    lines = (rollouts.oracle / "results.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    for call in first["tool_log"]:
+        del call["turn"]
+    (old / "results.jsonl").write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    out = tmp_path / "dataset"
+    result = taue("tracer", "export", str(old), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert len(rows(out)) == len(lines) - 1
+    assert first["task_id"] not in {row["task_id"] for row in rows(out) if row["trial"] == first["trial"]}
+    steps = {step["step"]: step["count"] for step in stats(out)["steps"]}
+    assert steps["with the turn of every tool call (older records lack it: rerun them)"] == len(lines) - 1

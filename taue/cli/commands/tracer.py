@@ -313,3 +313,5 @@ def export(
     for step in result.stats["steps"]:
         typer.echo(f"{step['count']:>7}  {step['step']}", err=True)
     typer.echo(f"{len(result.rows)} rows -> {out / 'train.jsonl'} (card: {out / 'README.md'})", err=True)
+    if not result.rows:
+        typer.echo("warning: no episode passed the filters; the card's filter steps say where", err=True)
