@@ -7,6 +7,7 @@ The runner and the scorer never import a domain's code; they read these from the
 from __future__ import annotations
 
 import asyncio
+import json
 
 from taue.contracts.domain import DomainCard, ExpectedOutcome, GoldCall, ToolInfo
 from taue.contracts.tasks import Task
@@ -30,11 +31,15 @@ def domain_card(domain: Domain, task_count: int | None = None) -> DomainCard:
 async def expected_outcome(domain: Domain, task: Task) -> ExpectedOutcome:
     """Replay the task's ground truth on a fresh episode database and describe where it ends."""
     actions = [a for a in task.initial_state + task.evaluation.actions if a.name not in domain.terminal_tools]
-    db, _ = await replay(domain, actions)
-    try:
-        state_hash = db.state_hash()  # the comparable state, as GET /episodes/{id}/state hashes it
-    finally:
-        db.close()
+    key = json.dumps([action.model_dump(mode="json") for action in actions], sort_keys=True)
+    state_hash = domain.replayed_states.get(key)
+    if state_hash is None:
+        db, _ = await replay(domain, actions)
+        try:
+            state_hash = db.state_hash()  # the comparable state, as GET /episodes/{id}/state hashes it
+        finally:
+            db.close()
+        domain.replayed_states[key] = state_hash
     return ExpectedOutcome(
         task_id=task.id,
         state_hash=state_hash,

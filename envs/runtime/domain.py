@@ -79,6 +79,13 @@ class Domain:
         return self.seed_image.clone(self.clock)
 
     @cached_property
+    def replayed_states(self) -> dict[str, str]:
+        """State hash at the end of a replayed list of actions, by the actions' JSON. Where a task's
+        ground truth ends depends only on the domain and the actions, so every server and run of a
+        process shares this cache (the judge matrix replays each task once, not once per agent)."""
+        return {}
+
+    @cached_property
     def write_tools(self) -> frozenset[str]:
         return frozenset(fn.__name__ for fn in self.tools if getattr(fn, "__taue_writes__", False))
 
