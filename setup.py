@@ -14,6 +14,7 @@ MOUNTS = {
     "taue.runner": "agent-runner",
     "taue.proto": "proto",
     "taue.tracer": "tracer",
+    "taue.report": "report",
 }
 
 packages = [

@@ -17,6 +17,7 @@ FOLDERS = {
     "taue.scorer": "scorer",
     "taue.runner": "agent-runner",
     "taue.tracer": "tracer",
+    "taue.report": "report",
     "taue.deploy": "taue/deploy",
     "taue.cli": "taue/cli",
 }
@@ -28,6 +29,7 @@ ALLOWED = {
     "taue.scorer": {"taue.contracts", "taue.proto"},
     "taue.runner": {"taue.contracts", "taue.proto", "taue.envs", "taue.simulator", "taue.scorer"},
     "taue.tracer": {"taue.contracts", "taue.envs", "taue.simulator", "taue.runner"},
+    "taue.report": {"taue.contracts", "taue.envs", "taue.simulator", "taue.scorer", "taue.runner", "taue.tracer"},  # noqa: E501
     "taue.deploy": {"taue.tracer"},
     "taue.cli": set(FOLDERS) - {"taue.cli"},
 }

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from taue.envs.runtime.discovery import domain_names, get_domain
+from taue.report.failures import Failure, attribute_records
 from taue.runner.judge import Cell, judge_matrix
+from taue.runner.results import ResultsFile
 
 pytestmark = pytest.mark.slow  # the whole judge matrix: ~900 episodes
 
@@ -34,18 +36,32 @@ EVERY = 5
 
 
 @pytest.fixture(scope="module")
-def judged() -> dict[str, dict[str, Cell]]:
-    """domain -> agent -> its cell, filled as domains are first asked for."""
+def judged() -> dict[str, tuple[dict[str, Cell], Path]]:
+    """domain -> (agent -> its cell, the folder of its runs), filled as domains are first asked for."""
     return {}
 
 
 @pytest.fixture
-async def matrix(judged, domain: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Cell]:
-    """The domain's row of the judge matrix: agent -> cell."""
+async def played(
+    judged, domain: str, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[dict[str, Cell], Path]:
     if domain not in judged:
-        result = await judge_matrix([domain], AGENTS, tmp_path_factory.mktemp(f"judge-{domain}"), every=EVERY)
-        judged[domain] = {agent: row[domain] for agent, row in result.items()}
+        out = tmp_path_factory.mktemp(f"judge-{domain}")
+        result = await judge_matrix([domain], AGENTS, out, every=EVERY)
+        judged[domain] = ({agent: row[domain] for agent, row in result.items()}, out)
     return judged[domain]
+
+
+@pytest.fixture
+def matrix(played) -> dict[str, Cell]:
+    """The domain's row of the judge matrix: agent -> cell."""
+    return played[0]
+
+
+@pytest.fixture
+def failures(played) -> dict[str, list[Failure]]:
+    """Agent -> the attributed failures of its episodes."""
+    return {agent: attribute_records(ResultsFile(played[1] / agent).load()) for agent in AGENTS}
 
 
 def _share(cell: Cell, predicate) -> float:
@@ -104,6 +120,39 @@ def test_matrix_cells_cover_the_sampled_emotional_tasks_with_challenges_among_th
     assert any(g.refusal_expected for task_id in emotional for g in tasks[task_id].user_scenario.goals)
     for agent in AGENTS:
         assert set(matrix[agent].rewards) == emotional, agent
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_failures_are_attributed_to_what_each_sloppy_agent_does(failures, domain: str) -> None:
+    """Without an LLM judge, the categories name each gaming behaviour for what it is."""
+
+    def reasons(agent: str) -> list[str]:
+        return [f.details.get("unsatisfied_reason") or "" for f in failures[agent]]
+
+    for agent in ("oracle", *CAREFUL):
+        assert len(failures[agent]) <= 1, (agent, failures[agent])  # careful agents: >= 0.95 above
+    for agent in ("liar", "done-spammer"):
+        assert all("unconfirmed_claim" in reason for reason in reasons(agent)), agent
+        assert all(
+            "extra_write" not in f.labels and "wrong_arguments" not in f.labels for f in failures[agent]
+        )
+    assert all("unjustified_refusal" in reason for reason in reasons("honest-failer"))
+    assert all("stall" in reason for reason in reasons("stall-proposer"))
+    for agent in ("liar", "honest-failer", "stall-proposer", "echo", "done-spammer"):
+        writing = [f for f in failures[agent] if _has_gold_writes(domain, f.task_id)]
+        assert all("missing_action" in f.labels for f in writing), agent
+    for agent in ("silent-worker", "silent-transferer"):  # they make every gold call
+        assert not any(
+            {"missing_action", "extra_write", "wrong_arguments"} & set(f.labels) for f in failures[agent]
+        )
+    terminal = get_domain(domain).terminal_tools
+    if terminal:
+        assert {f.category for f in failures["silent-transferer"]} == {"unwanted_transfer"}
+
+
+def _has_gold_writes(domain: str, task_id: str) -> bool:
+    found = get_domain(domain)
+    return any(a.name in found.write_tools for a in found.task_index[task_id].evaluation.actions)
 
 
 def test_the_matrix_command_writes_the_docs_block(tmp_path: Path) -> None:

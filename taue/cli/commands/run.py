@@ -218,10 +218,42 @@ def summary(
     records = results.load()
     metrics = summarize(record.outcome() for record in records)
     interaction = interaction_stats(records)
+    failures = run_failure_categories(run_dir, records)
     if as_json:
-        typer.echo(json.dumps({**metrics, "interaction": interaction}, indent=2, sort_keys=True))
+        extra = {"interaction": interaction, "failure_categories": failures}
+        typer.echo(json.dumps({**metrics, **extra}, indent=2, sort_keys=True))
     else:
         print_summary(metrics, interaction)
+        print_failures(failures)
+
+
+def run_failure_categories(run_dir: Path, records: list) -> dict:
+    """The failure categories of a run: its records, plus its infrastructure errors not rerun since."""
+    from taue.report.failures import attribute_records, failure_categories
+    from taue.runner.results import CONFIG, ERRORS
+
+    config = json.loads((run_dir / CONFIG).read_text()) if (run_dir / CONFIG).exists() else {}
+    done = {(record.task_id, record.trial) for record in records}
+    errors = []
+    if (run_dir / ERRORS).exists():
+        errors = [json.loads(line) for line in (run_dir / ERRORS).read_text().splitlines() if line.strip()]
+    open_errors = {(e.get("task_id"), e.get("trial")) for e in errors} - done
+    failures = attribute_records(records, config.get("split", "eval"))
+    return failure_categories(failures, infra_errors=len(open_errors))
+
+
+def print_failures(stats: dict) -> None:
+    """Why the failed episodes failed: one category each (docs/reports.md)."""
+    from rich.table import Table
+
+    if not stats["failed"]:
+        return
+    table = Table(title=f"failure categories ({stats['failed']} failed episodes)")
+    for column in ("category", "episodes", "share"):
+        table.add_column(column, justify="left" if column == "category" else "right")
+    for name, count in stats["counts"].items():
+        table.add_row(name, str(count), f"{stats['shares'][name]:.1%}")
+    Console().print(table)
 
 
 def print_summary(metrics: dict, interaction: dict | None = None) -> None:

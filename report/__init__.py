@@ -1,0 +1,1 @@
+"""Seeing results: failure attribution (and, to come, the HTML report and the leaderboard)."""
