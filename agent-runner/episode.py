@@ -21,6 +21,7 @@ from taue.runner.agents import NEEDS_GROUND_TRUTH, AgentError, AgentOptions, Epi
 from taue.runner.agents.base import McpServerInfo
 from taue.runner.catalog import DomainCatalog
 from taue.runner.control import ControlClient, InfraError
+from taue.runner.pricing import priced
 from taue.runner.results import EpisodeRecord
 from taue.scorer.client import ScorerClient
 from taue.scorer.scoring import ScoreRequest
@@ -120,7 +121,11 @@ async def run_episode(
     try:
         conversation = Conversation(harness, catalog, task, opened)
         await conversation.run(opened.first_message)
-        user_usage = await harness.simulator.end(opened.session_id)
+        user_usage = priced(
+            await harness.simulator.end(opened.session_id),
+            harness.user.model,
+            harness.agent_options.price_table,
+        )
         session_id = None
         breakdown, tool_log = await score_episode(
             control,
@@ -228,7 +233,6 @@ class Conversation:
             self.error = f"more than {self.harness.limits.max_tool_calls} tool calls"
             return None
         return calls
-
 
     @property
     def agent_turns(self) -> int:

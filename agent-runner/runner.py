@@ -64,6 +64,8 @@ class RunConfig(BaseModel):
     max_turns: int = 200
     max_tool_calls: int = 200
     turn_timeout: float = 120.0
+    price_table: dict[str, dict[str, float]] | None = None
+    """$ per million input and output tokens by model name: the agent's and the LLM user's cost."""
 
 
 @dataclass
@@ -344,6 +346,7 @@ def agent_options(config: RunConfig) -> AgentOptions:
         max_tool_calls_per_turn=config.max_tool_calls_per_turn,
         turn_timeout=config.turn_timeout,
         seed=config.seed,
+        price_table=config.price_table,
     )
 
 

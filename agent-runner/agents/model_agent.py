@@ -22,6 +22,7 @@ from mcp import Client
 from taue.runner.agents import AgentOptions
 from taue.runner.agents.base import AgentError, EpisodeContext, McpServerInfo
 from taue.runner.mcp_session import episode_session, list_all_tools
+from taue.runner.pricing import cost_usd
 
 PLACEHOLDER_KEY = "not-needed"
 MODEL_RETRIES = 2
@@ -162,11 +163,8 @@ class ModelAgent:
         self.usage["completion_tokens"] += usage.completion_tokens or 0
         price = (self.options.price_table or {}).get(self.model)
         if price is not None:
-            cost = (
-                self.usage["prompt_tokens"] * price.get("input", 0.0)
-                + self.usage["completion_tokens"] * price.get("output", 0.0)
-            ) / 1_000_000
-            self.usage["cost_usd"] = round(cost, 8)
+            tokens = self.usage["prompt_tokens"], self.usage["completion_tokens"]
+            self.usage["cost_usd"] = cost_usd(*tokens, price)
 
 
 def _assistant_tool_message(message: Any) -> dict[str, Any]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import typer
 from rich.console import Console
 
@@ -54,3 +57,18 @@ def parse_env_urls(values: list[str]) -> dict[str, str]:
             raise fail(f"--env takes DOMAIN=http://HOST:CONTROL_PORT, got {value!r}")
         urls[name] = url
     return urls
+
+
+def parse_price_table(path: Path | None) -> dict[str, dict[str, float]] | None:
+    if path is None:
+        return None
+    try:
+        table = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise fail(f"cannot read the price table {path}: {exc}") from None
+    valid = isinstance(table, dict) and all(
+        isinstance(p, dict) and all(isinstance(v, int | float) for v in p.values()) for p in table.values()
+    )
+    if not valid:
+        raise fail(f'{path}: expected {{"MODEL": {{"input": $/1M tokens, "output": $/1M tokens}}}}')
+    return table

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import re
 import sys
@@ -156,6 +157,35 @@ async def test_tool_errors_and_bad_arguments_are_fed_back_and_cost_is_priced() -
     assert agent.usage["prompt_tokens"] == 3000 and agent.usage["completion_tokens"] == 300
     assert agent.usage["cost_usd"] == pytest.approx((3000 * 3.0 + 300 * 15.0) / 1e6)
     assert agent.usage["tool_calls"] == 3 and agent.usage["model_calls"] == 2
+
+
+async def test_a_price_table_in_the_run_gives_the_agents_cost(tmp_path: Path) -> None:
+    prices = {"double-model": {"input": 2.0, "output": 10.0}}
+    async with OpenAIDouble([gold_script()]) as double:
+        config = run_config(
+            tmp_path, "model", model="double-model", base_url=double.base_url, price_table=prices
+        )
+        [record] = (await execute_run(config, tmp_path, {}, 1)).records
+    usage = record.usage["agent"]
+    assert usage["prompt_tokens"] > 0
+    assert usage["cost_usd"] == pytest.approx(
+        (usage["prompt_tokens"] * 2 + usage["completion_tokens"] * 10) / 1e6
+    )
+    assert json.loads((tmp_path / "run.json").read_text())["price_table"] == prices
+
+
+def test_a_price_table_that_is_not_one_is_a_one_line_error(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from taue.cli import app
+
+    bad = tmp_path / "prices.json"
+    bad.write_text('{"m": {"input": "cheap"}}')
+    for path in (bad, tmp_path / "missing.json"):
+        result = CliRunner().invoke(app, ["run", "--domains", "airline", "--price-table", str(path)])
+        assert result.exit_code == 2, result.output
+        assert "price table" in result.output or "expected {" in result.output
+        assert len(result.output.strip().splitlines()) == 1
 
 
 async def test_tool_call_cap_per_turn_ends_the_episode_as_agent_error(tmp_path: Path) -> None:

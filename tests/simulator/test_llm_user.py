@@ -212,6 +212,20 @@ async def test_episode_through_the_runner_ends_on_the_llm_users_stop_with_tokens
     assert d.requests[0]["messages"][0]["content"] == system_prompt(task, record.seed)
 
 
+async def test_a_price_table_gives_the_llm_users_cost(servers, tmp_path: Path) -> None:
+    replies = [{"content": "I need to cancel a trip.", "usage": (100, 10)}, {"content": "Perfect.###STOP###"}]
+    prices = {"user-model": {"input": 2.0, "output": 8.0}, "other-model": {"input": 100.0}}
+    async with OpenAIDouble(replies) as d:
+        config = llm_config(d.base_url, price_table=prices)
+        report = await execute_run(config, tmp_path / "run", {"airline": servers["airline"].control_url}, 4)
+    (record,) = report.records
+    assert record.usage["user"] == {
+        "prompt_tokens": 111,
+        "completion_tokens": 17,
+        "cost_usd": (111 * 2 + 17 * 8) / 1e6,
+    }
+
+
 @pytest.mark.parametrize(
     ("reply", "expected", "requests"),
     [

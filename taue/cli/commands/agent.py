@@ -10,6 +10,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from taue.cli.options import parse_price_table
+
 agent_app = typer.Typer(
     help="Black-box agents over agent protocol v1 (docs/agent-protocol.md).", no_args_is_help=True
 )
@@ -75,21 +77,6 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _price_table(path: Path | None) -> dict[str, dict[str, float]] | None:
-    if path is None:
-        return None
-    try:
-        table = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise _fail(f"cannot read the price table {path}: {exc}") from None
-    valid = isinstance(table, dict) and all(
-        isinstance(p, dict) and all(isinstance(v, int | float) for v in p.values()) for p in table.values()
-    )
-    if not valid:
-        raise _fail(f'{path}: expected {{"MODEL": {{"input": $/1M tokens, "output": $/1M tokens}}}}')
-    return table
-
-
 @agent_app.command("serve")
 def serve(
     model: Annotated[str, typer.Option(help="Model name sent to the endpoint.")],
@@ -124,7 +111,7 @@ def serve(
         seed=seed,
         max_tool_calls_per_turn=max_tool_calls_per_turn,
         turn_timeout=turn_timeout,
-        price_table=_price_table(price_table),
+        price_table=parse_price_table(price_table),
     )
     try:
         server = AgentServer(lambda: ModelAgent("model", options), host=host, port=port)

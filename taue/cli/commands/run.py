@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from taue.cli.options import console, fail, parse_domains, parse_env_urls, parse_shard
+from taue.cli.options import console, fail, parse_domains, parse_env_urls, parse_price_table, parse_shard
 
 if TYPE_CHECKING:
     from taue.runner.embedded import Services
@@ -108,6 +108,10 @@ def make_run_command(
         workers: Annotated[
             int, typer.Option(min=1, max=64, help="Worker processes (each with its own embedded servers).")
         ] = 1,
+        price_table: Annotated[
+            Path | None,
+            typer.Option(help='JSON {"MODEL": {"input": $/1M tokens, "output": $/1M}}: agent and user cost.'),
+        ] = None,
         quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
         task_set: Annotated[
             list[str] | None, typer.Option("--task-set", help="Imported task set to run (repeatable).")
@@ -157,6 +161,7 @@ def make_run_command(
             max_turns=max_turns,
             max_tool_calls=max_tool_calls,
             turn_timeout=turn_timeout,
+            price_table=parse_price_table(price_table),
         )
         if condition is not None and condition not in BY_ID:
             raise fail(f"unknown condition {condition!r}; ids look like {CONDITIONS[0].id!r}")
