@@ -108,13 +108,9 @@ def unsatisfied_reason(user_state: dict[str, Any]) -> str | None:
     """What the user recorded as the reason to leave: the costly events that exhausted its patience
     ("stall x3, repeated_message x1"); when it walked out before its patience ran out (a claim the
     service did not confirm), the costly events it had met, counted the same way."""
-    from taue.simulator.satisfaction import COSTS
+    from taue.simulator.satisfaction import costly_events
 
-    reason = user_state.get("reason")
-    if reason:
-        return reason
-    costly = [event for event in user_state.get("events") or [] if COSTS.get(event, 0) > 0]
-    return ", ".join(f"{event} x{costly.count(event)}" for event in dict.fromkeys(costly)) or None
+    return user_state.get("reason") or costly_events(user_state.get("events") or []) or None
 
 
 def _writes(record: EpisodeRecord) -> list[tuple[str, dict[str, Any]]]:

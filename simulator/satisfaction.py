@@ -149,9 +149,7 @@ class Satisfaction:
 
     def reason(self) -> str:
         """The events that cost patience, for the record of an UNSATISFIED episode."""
-        costly = [event for _, event, _ in self.events if COSTS[event] > 0]
-        counts = {event: costly.count(event) for event in dict.fromkeys(costly)}
-        return ", ".join(f"{event} x{n}" for event, n in counts.items()) or "none"
+        return costly_events([event for _, event, _ in self.events]) or "none"
 
     def main_complaint(self) -> str | None:
         """The costly event that took the most patience (ties: the latest), for the parting words."""
@@ -160,6 +158,13 @@ class Satisfaction:
             if COSTS[event] > 0:
                 totals[event] = totals.pop(event, 0.0) + COSTS[event]
         return max(reversed(list(totals)), key=totals.__getitem__) if totals else None
+
+
+def costly_events(events: list[str]) -> str:
+    """The events that cost patience, counted in order of first occurrence: "stall x3, error_shown x1"
+    (empty when none did)."""
+    costly = [event for event in events if COSTS.get(event, 0) > 0]
+    return ", ".join(f"{event} x{costly.count(event)}" for event in dict.fromkeys(costly))
 
 
 def _ordered_profiles() -> list[tuple[Profile, list[str]]]:
