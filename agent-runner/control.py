@@ -7,7 +7,7 @@ from typing import Any
 import httpx2
 
 from taue.contracts.domain import DomainCard, EpisodeCreated, ExpectedOutcome, TaskList
-from taue.contracts.episode import LoggedCall
+from taue.contracts.episode import TimedCall
 from taue.contracts.tasks import Task
 
 
@@ -51,16 +51,16 @@ class ControlClient:
     async def state(self, episode_id: str) -> dict[str, Any]:
         return (await self._request("GET", f"/episodes/{episode_id}/state")).json()
 
-    async def tool_log(self, episode_id: str) -> list[LoggedCall]:
+    async def tool_log(self, episode_id: str) -> list[TimedCall]:
         calls = (await self._request("GET", f"/episodes/{episode_id}/tool-log")).json()["calls"]
-        return [LoggedCall.model_validate(call) for call in calls]
+        return [TimedCall.model_validate(call) for call in calls]
 
-    async def tool_log_since(self, episode_id: str, since: int) -> tuple[list[LoggedCall], bool]:
+    async def tool_log_since(self, episode_id: str, since: int) -> tuple[list[TimedCall], bool]:
         """The calls logged from index `since` on, and whether a conversation-ending tool ran."""
         body = (
             await self._request("GET", f"/episodes/{episode_id}/tool-log", params={"since": since})
         ).json()
-        return [LoggedCall.model_validate(call) for call in body["calls"]], bool(body["ended"])
+        return [TimedCall.model_validate(call) for call in body["calls"]], bool(body["ended"])
 
     async def delete_episode(self, episode_id: str) -> None:
         await self._request("DELETE", f"/episodes/{episode_id}")

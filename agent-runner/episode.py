@@ -15,7 +15,17 @@ from dataclasses import dataclass
 import httpx2
 
 from taue.contracts.domain import EpisodeCreated
-from taue.contracts.episode import AgentTurn, LoggedCall, Message, Notification, RewardBreakdown, Termination
+from taue.contracts.episode import (
+    AgentTurn,
+    Event,
+    LoggedCall,
+    Message,
+    Notification,
+    RewardBreakdown,
+    Termination,
+    TimedCall,
+    utc_now,
+)
 from taue.contracts.tasks import Task
 from taue.runner.agents import NEEDS_GROUND_TRUTH, AgentError, AgentOptions, EpisodeContext, make_agent
 from taue.runner.agents.base import McpServerInfo
@@ -23,6 +33,7 @@ from taue.runner.catalog import DomainCatalog
 from taue.runner.control import ControlClient, InfraError
 from taue.runner.pricing import priced
 from taue.runner.results import EpisodeRecord
+from taue.runner.timeline import timeline
 from taue.scorer.client import ScorerClient
 from taue.scorer.scoring import ScoreRequest
 from taue.simulator.client import SimulatorClient
@@ -85,8 +96,9 @@ async def score_episode(
     episode_id: str,
     transcript: list[Message],
     termination: Termination,
-) -> tuple[RewardBreakdown, list[LoggedCall]]:
-    """The reward from the server's observations of the episode and its expected outcome."""
+) -> tuple[RewardBreakdown, list[TimedCall]]:
+    """The reward from the server's observations of the episode and its expected outcome, and the
+    server's tool log."""
     final_hash = await control.state_hash(episode_id)
     tool_log, ended = await control.tool_log_since(episode_id, 0)
     expected = await control.expected(task_id)
@@ -97,7 +109,7 @@ async def score_episode(
         task_id=task_id,
         final_hash=final_hash,
         transcript=transcript,
-        tool_log=tool_log,
+        tool_log=[call.logged() for call in tool_log],
         termination=termination,
         expected=expected,
     )
@@ -137,6 +149,7 @@ async def run_episode(
             conversation.termination,
         )
         tool_log = conversation.with_turns(tool_log)
+        events = conversation.events(tool_log)
     finally:
         if session_id is not None:
             with contextlib.suppress(Exception):  # best effort: the episode already failed
@@ -154,7 +167,8 @@ async def run_episode(
         agent=harness.agent,
         user=harness.user.backend,
         transcript=conversation.transcript,
-        tool_log=tool_log,
+        tool_log=[call.logged() for call in tool_log],
+        events=events,
         termination=breakdown.termination,
         reward=breakdown.reward,
         breakdown=breakdown,
@@ -182,6 +196,7 @@ class Conversation:
             transport=harness.transport,
         )
         self.transcript: list[Message] = []
+        self.message_times: list[str] = []
         self.termination = "max_turns"
         self.user_state: dict = {}
         self.usage: dict = {}
@@ -192,18 +207,18 @@ class Conversation:
     async def run(self, first_message: str) -> None:
         agent = make_agent(self.harness.agent, self.catalog.card.write_tools, self.harness.agent_options)
         user_message = first_message
-        self.transcript.append(Message(role="user", content=user_message))
+        self.say("user", user_message)
         try:
             await agent.start(self.context)
             for _ in range(self.harness.limits.max_turns):
                 reply = await asyncio.wait_for(agent.respond(user_message), self.harness.limits.turn_timeout)
-                self.transcript.append(Message(role="agent", content=reply))
+                self.say("agent", reply)
                 calls = await self._turn_calls()
                 if calls is None:
                     return
                 turn = await self.harness.simulator.respond(self.session_id, agent_turn(reply, calls))
                 user_message = turn.message
-                self.transcript.append(Message(role="user", content=user_message))
+                self.say("user", user_message)
                 self.user_state = turn.model_dump(exclude={"message", "done", "termination"})
                 if turn.done:
                     self.termination = turn.termination or "user_stop"
@@ -219,7 +234,11 @@ class Conversation:
             self.usage = {"agent": dict(getattr(agent, "usage", None) or {})}
             await agent.close()
 
-    async def _turn_calls(self) -> list[LoggedCall] | None:
+    def say(self, role: str, content: str) -> None:
+        self.transcript.append(Message(role=role, content=content))
+        self.message_times.append(utc_now())
+
+    async def _turn_calls(self) -> list[TimedCall] | None:
         """The tool calls of the agent's last turn; None when the tools ended the episode."""
         control = self.harness.controls[self.catalog.name]
         calls, ended = await control.tool_log_since(self.episode_id, self.calls_seen)
@@ -238,11 +257,16 @@ class Conversation:
     def agent_turns(self) -> int:
         return sum(1 for message in self.transcript if message.role == "agent")
 
-    def with_turns(self, tool_log: list[LoggedCall]) -> list[LoggedCall]:
+    def with_turns(self, tool_log: list[TimedCall]) -> list[TimedCall]:
         """The server's tool log with each call's agent turn; calls of a turn that never produced a
         reply (a timeout, an agent error) belong to the turn in progress."""
         turns = [*self.call_turns, *[self.agent_turns] * max(0, len(tool_log) - len(self.call_turns))]
         return [call.model_copy(update={"turn": turn}) for call, turn in zip(tool_log, turns, strict=False)]
+
+    def events(self, tool_log: list[TimedCall]) -> list[Event]:
+        """The episode in order, with the clock of every message and call (`tool_log` with turns)."""
+        clocks = [(call.timestamp, call.duration_ms) for call in tool_log]
+        return timeline(self.transcript, tool_log, self.message_times, clocks)
 
 
 def agent_turn(message: str, calls: list[LoggedCall]) -> AgentTurn:

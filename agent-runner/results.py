@@ -3,8 +3,9 @@
 Each record is written with a single `write` on a file opened for appending,
 so a killed process loses at most the line being written; a torn last line is dropped when the file is
 reopened. At the end of a run the file is rewritten in (task, trial) order through a temporary
-file and an atomic rename, so two runs with the same seed produce the same bytes apart from the
-`timings` of each record.
+file and an atomic rename, so two runs with the same seed produce the same records apart from the
+wall-clock fields (`EpisodeRecord.without_clock`: each record's `timings`, each event's `timestamp` and
+`duration_ms`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from taue.contracts.episode import LoggedCall, Message, RewardBreakdown
+from taue.contracts.episode import Event, LoggedCall, Message, RewardBreakdown
+from taue.runner.timeline import timeline
 from taue.scorer.metrics import EpisodeOutcome
 
 RESULTS = "results.jsonl"
@@ -37,6 +39,9 @@ class EpisodeRecord(BaseModel):
     user: str
     transcript: list[Message]
     tool_log: list[LoggedCall]
+    events: list[Event] = Field(default_factory=list)
+    """The episode in order: messages and tool calls with turn and clock (empty in records made
+    before events were recorded; `timeline()` rebuilds them without the clock)."""
     termination: str
     reward: int
     breakdown: RewardBreakdown
@@ -46,6 +51,17 @@ class EpisodeRecord(BaseModel):
     """Tokens (and cost where a price table is known) of the agent and the user simulator."""
     timings: dict[str, float] = Field(default_factory=dict)
     """Wall-clock figures; the only part of a record that differs between identical runs."""
+
+    def timeline(self) -> list[Event]:
+        """The ordered events, rebuilt from the transcript and the tool log for older records."""
+        return self.events or timeline(self.transcript, self.tool_log)
+
+    def without_clock(self) -> dict[str, Any]:
+        """The record as a dict without its wall-clock fields: equal for two runs with the same seed."""
+        data = self.model_dump(exclude={"timings"})
+        for event in data["events"]:
+            event.pop("timestamp"), event.pop("duration_ms")
+        return data
 
     @property
     def key(self) -> tuple[str, int]:

@@ -14,7 +14,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 
-from taue.contracts.episode import LoggedCall
+from taue.contracts.episode import TimedCall, utc_now
 from taue.envs.runtime.database import EpisodeDatabase, Store
 from taue.envs.runtime.domain import Domain
 
@@ -25,12 +25,11 @@ def current_store() -> Store:
     return _store.get()
 
 
-class ToolCall(LoggedCall):
+class ToolCall(TimedCall):
     """One entry of an episode's server-side tool log: the contracts' `LoggedCall` (name, arguments,
-    ok, output, writes) with the server's sequence number and timing."""
+    ok, output, writes) with the server's sequence number, start time and duration."""
 
     seq: int
-    duration_ms: float
 
 
 async def execute(
@@ -66,7 +65,7 @@ async def execute_logged(
     context: Context | None,
 ) -> CallToolResult:
     """`execute`, recording the call (successful or not) in `log`. Never raises for a bad call."""
-    started = time.perf_counter()
+    started, timestamp = time.perf_counter(), utc_now()
     args = arguments if isinstance(arguments, dict) else {"_raw": arguments}
     try:
         result = await execute(domain, db, name, args, context)
@@ -86,6 +85,7 @@ async def execute_logged(
             ok=ok,
             output=output,
             writes=ok and name in domain.write_tools,
+            timestamp=timestamp,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
     )

@@ -3,6 +3,7 @@ ended, the user's view of each turn and the reward breakdown (docs/architecture.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -24,6 +25,11 @@ Termination = Literal[
 TERMINATIONS: tuple[str, ...] = Termination.__args__  # type: ignore[attr-defined]
 
 
+def utc_now() -> str:
+    """The current time as ISO-8601 UTC with milliseconds (the clock of events and logged calls)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 class Message(BaseModel):
     role: Literal["user", "agent"]
     content: str
@@ -42,6 +48,46 @@ class LoggedCall(BaseModel):
     turn: int | None = None
     """Which agent turn made the call (0 = the agent's first reply), set by the runner; None in
     records made before turns were recorded. Puts the calls in order with the transcript."""
+
+
+EventKind = Literal["user", "agent", "tool_call"]
+
+
+class Event(BaseModel):
+    """One step of an episode, in the order it happened: a user message, an agent message or a tool
+    call. `timestamp` and `duration_ms` are wall-clock readings, the only fields of an event that
+    differ between two runs with the same seed (docs/running.md)."""
+
+    kind: EventKind
+    turn: int | None
+    """The agent turn the event belongs to: user message i opens turn i (the one agent reply i
+    answers); the tool calls and the reply of agent turn i carry i. None only for the tool calls of
+    records made before calls carried their turn."""
+    timestamp: str | None = None
+    """ISO-8601 UTC with milliseconds; None for events rebuilt from records made before events."""
+    content: str = ""
+    """The message text (user and agent events)."""
+    name: str | None = None
+    arguments: dict[str, Any] | None = None
+    output: str | None = None
+    """The text the agent received from the tool: the result, or the error message."""
+    error: bool | None = None
+    """True when the tool call failed (tool calls only)."""
+    writes: bool | None = None
+    duration_ms: float | None = None
+    """How long the server took to run the call (tool calls only)."""
+
+
+class TimedCall(LoggedCall):
+    """A logged call with the server's clock: when it started (ISO-8601 UTC) and how long it took.
+    What the control port's tool log serves; records keep the clock in their `events` only."""
+
+    timestamp: str | None = None
+    duration_ms: float | None = None
+
+    def logged(self) -> LoggedCall:
+        """The call without its clock (what a record's `tool_log` holds)."""
+        return LoggedCall.model_validate(self.model_dump(include=set(LoggedCall.model_fields)))
 
 
 class RewardBreakdown(BaseModel):

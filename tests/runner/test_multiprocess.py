@@ -18,6 +18,7 @@ import pytest
 
 from taue.envs.runtime.discovery import get_domain
 from taue.runner.agents.oracle import completion_report
+from taue.runner.results import EpisodeRecord
 
 pytestmark = [
     pytest.mark.slow,  # every service as its own OS process
@@ -126,10 +127,8 @@ SAMPLE = sample_args()
 
 
 def records(run_dir: Path) -> list[dict]:
-    rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
-    for row in rows:
-        row.pop("timings")
-    return rows
+    lines = (run_dir / "results.jsonl").read_text().splitlines()
+    return [EpisodeRecord.model_validate_json(line).without_clock() for line in lines]
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import pytest
 
 from taue.contracts.emotions import condition
 from taue.envs.runtime.discovery import get_domain
-from taue.runner.results import ResultsFile
+from taue.runner.results import EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, execute_run
 from taue.simulator.satisfaction import tolerated_needless_questions
 
@@ -43,11 +43,8 @@ def taue(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def comparable(path: Path) -> list[dict]:
-    """Records without their wall-clock timings."""
-    records = [json.loads(line) for line in path.read_text().splitlines()]
-    for record in records:
-        record.pop("timings")
-    return records
+    """Records without their wall-clock fields (timings, event clocks)."""
+    return [EpisodeRecord.model_validate_json(line).without_clock() for line in path.read_text().splitlines()]
 
 
 @pytest.fixture(scope="module")

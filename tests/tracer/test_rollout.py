@@ -11,7 +11,7 @@ import pytest
 
 from taue.envs.runtime.discovery import get_domain
 from taue.runner.interaction import interaction_stats
-from taue.runner.results import ResultsFile
+from taue.runner.results import EpisodeRecord, ResultsFile
 from tests.tracer.conftest import TASKS_PER_DOMAIN, TRIALS, Rollouts, taue
 
 pytestmark = pytest.mark.xdist_group("training-data")
@@ -108,5 +108,4 @@ def _without_timings(path: Path) -> list[dict]:
 
 
 def _without_timings_of(data: bytes) -> list[dict]:
-    rows = [json.loads(line) for line in data.splitlines()]
-    return [{k: v for k, v in row.items() if k != "timings"} for row in rows]
+    return [EpisodeRecord.model_validate_json(line).without_clock() for line in data.splitlines()]
