@@ -26,6 +26,11 @@ def merge_runs(run_dirs: list[Path], out: Path) -> MergeReport:
     configs = [_config(run_dir) for run_dir in run_dirs]
     base = configs[0].model_copy(update={"shard": None})
     for run_dir, config in zip(run_dirs, configs, strict=True):
+        if config.task_set_hash != base.task_set_hash:
+            raise MergeError(
+                f"{run_dir} was run on other tasks than {run_dirs[0]} (task-set hashes "
+                f"{str(config.task_set_hash)[:12]} and {str(base.task_set_hash)[:12]})"
+            )
         if config.model_copy(update={"shard": None}) != base:
             raise MergeError(f"{run_dir} has other settings than {run_dirs[0]}; only shards of one run merge")
     records: dict[tuple[str, int], EpisodeRecord] = {}

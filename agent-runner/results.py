@@ -103,19 +103,13 @@ class ResultsFile:
         return list(records.values())
 
     def repair(self) -> None:
-        """Drop a torn final line so appends start on a line boundary."""
-        if not self.path.exists():
-            return
-        data = self.path.read_bytes()
-        if data and not data.endswith(b"\n"):
-            with self.path.open("r+b") as handle:
-                handle.truncate(data.rfind(b"\n") + 1)
+        drop_torn_line(self.path)
 
     def append(self, record: EpisodeRecord) -> None:
-        _append_line(self.path, record.model_dump_json())
+        append_line(self.path, record.model_dump_json())
 
     def append_error(self, entry: dict[str, Any]) -> None:
-        _append_line(self.errors_path, json.dumps(entry, sort_keys=True))
+        append_line(self.errors_path, json.dumps(entry, sort_keys=True))
 
     def compact(self) -> list[EpisodeRecord]:
         """Rewrite the file sorted by (task, trial), atomically; returns the records."""
@@ -130,7 +124,18 @@ class ResultsFile:
         return records
 
 
-def _append_line(path: Path, text: str) -> None:
+def drop_torn_line(path: Path) -> None:
+    """Drop a torn final line of a JSON-lines file so appends start on a line boundary."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as handle:
+            handle.truncate(data.rfind(b"\n") + 1)
+
+
+def append_line(path: Path, text: str) -> None:
+    """Append one line with a single `write` on a file opened for appending."""
     data = text.encode("utf-8") + b"\n"
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:

@@ -8,6 +8,7 @@ to errors.jsonl and left missing (a rerun retries it), never recorded as the age
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import multiprocessing
 import traceback
@@ -66,6 +67,9 @@ class RunConfig(BaseModel):
     turn_timeout: float = 120.0
     price_table: dict[str, dict[str, float]] | None = None
     """$ per million input and output tokens by model name: the agent's and the LLM user's cost."""
+    task_set_hash: str | None = None
+    """sha256 of the tasks of the run's domains and split, as the servers serve them (set by the
+    runner): runs are comparable only on the same task set. None in runs made before it was kept."""
 
 
 @dataclass
@@ -126,6 +130,24 @@ def make_plan(config: RunConfig, catalogs: dict[str, DomainCatalog]) -> Plan:
     return plan
 
 
+def task_set_hash(catalogs: dict[str, DomainCatalog], domains: list[str]) -> str:
+    """sha256 of every task of `domains` (each domain's tasks sorted by id, as JSON)."""
+    tasks = {
+        name: [task.model_dump(mode="json") for task in sorted(catalogs[name].tasks, key=lambda t: t.id)]
+        for name in sorted(domains)
+    }
+    return hashlib.sha256(json.dumps(tasks, sort_keys=True).encode()).hexdigest()
+
+
+def with_task_set_hash(config: RunConfig, catalogs: dict[str, DomainCatalog]) -> RunConfig:
+    found = task_set_hash(catalogs, config.domains)
+    if config.task_set_hash not in (None, found):
+        raise ValueError(
+            f"the servers' tasks (task-set hash {found[:12]}) are not the run's ({config.task_set_hash[:12]})"
+        )
+    return config.model_copy(update={"task_set_hash": found})
+
+
 def prepare_run_dir(run_dir: Path, config: RunConfig) -> None:
     """Create the run directory, or check that an existing one holds the same run."""
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -134,14 +156,23 @@ def prepare_run_dir(run_dir: Path, config: RunConfig) -> None:
     if path.exists():
         # Settings added since the directory was made read as their defaults, so old runs resume.
         previous = RunConfig.model_validate(json.loads(path.read_text())).model_dump(mode="json")
+        _check_task_set(run_dir, previous.get("task_set_hash"), stored.get("task_set_hash"))
+        previous["task_set_hash"] = stored["task_set_hash"]  # a run from before the hash was kept gets it
         if previous != stored:
             changed = sorted(k for k in stored if previous.get(k) != stored[k])
             raise ValueError(
                 f"{run_dir} holds a run with different settings ({', '.join(changed)}); "
                 "use another --out or the same settings"
             )
-    else:
-        path.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
+    path.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
+
+
+def _check_task_set(run_dir: Path, before: str | None, now: str | None) -> None:
+    if before is not None and now is not None and before != now:
+        raise ValueError(
+            f"{run_dir} was run on other tasks (task-set hash {before[:12]}, now {now[:12]}); "
+            "use another --out"
+        )
 
 
 @dataclass
@@ -182,7 +213,9 @@ async def execute_run(
     episodes are spread over that many worker processes, each with its own embedded servers.
     """
     given = services if isinstance(services, Services) else Services(env=services or {})
-    plan = make_plan(config, await load_catalogs(config.domains, given, admin_token, config.split))
+    catalogs = await load_catalogs(config.domains, given, admin_token, config.split)
+    config = with_task_set_hash(config, catalogs)
+    plan = make_plan(config, catalogs)
     prepare_run_dir(run_dir, config)
     results = ResultsFile(run_dir)
     results.repair()

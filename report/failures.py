@@ -36,8 +36,9 @@ CATEGORIES = (
     "other",
 )
 """Failure categories, most decisive first."""
-SECONDARY = ("tool_error_shown",)
-"""Labels that describe a failure but never stand as its category."""
+SECONDARY = ("tool_error_shown", "intent_misread", "emotion_ignored")
+"""Labels that describe a failure but never stand as its category (the last two come from the
+optional LLM judge, `taue.report.llm_judge`)."""
 ENDINGS = {
     "infra_error": "infra_error",
     "agent_error": "agent_error",
@@ -180,21 +181,29 @@ def domain_policy(domain: str) -> PolicyCheck | None:
 
 
 @cache
-def _task_index(domain: str, split: str) -> dict[str, Task]:
+def installed_tasks(domain: str, split: str = "eval") -> dict[str, Task]:
+    """The tasks of an installed domain (or task set) in `split`, by id; empty when it is not
+    installed here."""
+    from taue.contracts.tasks import TaskFileError
     from taue.envs.runtime.discovery import get_domain
 
     try:
         found = get_domain(domain)
-    except KeyError:
+        return {task.id: task for task in (found.train_tasks if split == "train" else found.tasks)}
+    except (KeyError, TaskFileError):
         return {}
-    return {task.id: task for task in (found.train_tasks if split == "train" else found.tasks)}
+
+
+def find_task(domain: str, task_id: str, split: str = "eval") -> Task | None:
+    """The installed task of a record, or None (a domain or task set not installed here)."""
+    return installed_tasks(domain, split).get(task_id)
 
 
 def attribute_records(records: Iterable[EpisodeRecord], split: str = "eval") -> list[Failure]:
     """The failures of a run's records, with each installed domain's tasks and policy check."""
     failures = []
     for record in records:
-        task = _task_index(record.domain, split).get(record.task_id)
+        task = find_task(record.domain, record.task_id, split)
         failure = attribute(record, task, domain_policy(record.domain))
         if failure is not None:
             failures.append(failure)

@@ -210,6 +210,14 @@ async def _run(
 def summary(
     run_dir: Annotated[Path, typer.Argument(help="A run directory (holding results.jsonl).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+    judge_model: Annotated[
+        str | None,
+        typer.Option(help="Optional LLM judge: adds intent_misread and emotion_ignored labels to failures."),
+    ] = None,
+    judge_base_url: Annotated[
+        str | None,
+        typer.Option(help="OpenAI-compatible endpoint of --judge-model (key: TAUE_JUDGE_API_KEY)."),
+    ] = None,
 ) -> None:
     """Metrics of a finished or partial run: Avg@k, pass^k, average reward, UNSATISFIED rate, and how
     the agent talked (`interaction`: tool calls against questions to the user)."""
@@ -217,13 +225,18 @@ def summary(
     from taue.runner.results import ResultsFile
     from taue.scorer.metrics import summarize
 
+    if (judge_model is None) != (judge_base_url is None):
+        raise fail("--judge-model and --judge-base-url go together")
+    if judge_base_url is not None and not judge_base_url.startswith(("http://", "https://")):
+        raise fail(f"--judge-base-url must start with http:// or https://, got {judge_base_url!r}")
     results = ResultsFile(run_dir)
     if not results.path.exists():
         raise fail(f"{results.path} does not exist")
     records = results.load()
     metrics = summarize(record.outcome() for record in records)
     interaction = interaction_stats(records)
-    failures = run_failure_categories(run_dir, records)
+    judge = (judge_model, judge_base_url) if judge_model and judge_base_url else None
+    failures = run_failure_categories(run_dir, records, judge)
     if as_json:
         extra = {"interaction": interaction, "failure_categories": failures}
         typer.echo(json.dumps({**metrics, **extra}, indent=2, sort_keys=True))
@@ -232,23 +245,35 @@ def summary(
         print_failures(failures)
 
 
-def run_failure_categories(run_dir: Path, records: list) -> dict:
-    """The failure categories of a run: its records, plus its infrastructure errors not rerun since."""
+def run_failure_categories(run_dir: Path, records: list, judge: tuple[str, str] | None = None) -> dict:
+    """The failure categories of a run: its records, plus its infrastructure errors not rerun since;
+    with `judge` (model, base URL), the LLM judge's labels too (exit 1 when its endpoint fails)."""
     from taue.report.failures import attribute_records, failure_categories
-    from taue.runner.results import CONFIG, ERRORS
+    from taue.report.run_data import open_infra_errors
+    from taue.runner.results import CONFIG
 
     config = json.loads((run_dir / CONFIG).read_text()) if (run_dir / CONFIG).exists() else {}
-    done = {(record.task_id, record.trial) for record in records}
-    errors = []
-    if (run_dir / ERRORS).exists():
-        errors = [json.loads(line) for line in (run_dir / ERRORS).read_text().splitlines() if line.strip()]
-    open_errors = {(e.get("task_id"), e.get("trial")) for e in errors} - done
+    open_errors = open_infra_errors(run_dir, records)
     failures = attribute_records(records, config.get("split", "eval"))
-    return failure_categories(failures, infra_errors=len(open_errors))
+    if judge is None:
+        return failure_categories(failures, infra_errors=len(open_errors))
+    from taue.report.llm_judge import JUDGE_FILE, JudgeSettings, JudgeUnavailable, judge_failures
+
+    settings = JudgeSettings.from_env(*judge)
+    try:
+        result = judge_failures(run_dir, records, failures, settings, config.get("split", "eval"))
+    except JudgeUnavailable as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from None
+    reused = len(result.failures) - result.asked
+    console.print(f"llm judge {settings.model}: {result.asked} asked, {reused} from {run_dir / JUDGE_FILE}")
+    stats = failure_categories(result.failures, infra_errors=len(open_errors))
+    return {**stats, "llm_judge": result.block()}
 
 
 def print_failures(stats: dict) -> None:
-    """Why the failed episodes failed: one category each (docs/reports.md)."""
+    """Why the failed episodes failed: one category each (docs/reports.md); then the LLM judge's
+    labels, as shares of the failures it judged, when it was asked."""
     from rich.table import Table
 
     if not stats["failed"]:
@@ -258,6 +283,12 @@ def print_failures(stats: dict) -> None:
         table.add_column(column, justify="left" if column == "category" else "right")
     for name, count in stats["counts"].items():
         table.add_row(name, str(count), f"{stats['shares'][name]:.1%}")
+    judge = stats.get("llm_judge")
+    if judge is not None:
+        table.caption = f"judge: {judge['model']}, {judge['judged']} judged, {judge['errors']} judge errors"
+        table.rows[-1].end_section = True
+        for label, count in judge["counts"].items():
+            table.add_row(f"judge: {label}", str(count), f"{judge['shares'][label]:.1%}")
     Console().print(table)
 
 

@@ -1,0 +1,146 @@
+"""`taue leaderboard`: a static site ranking runs made on one task set, a report page per run."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+from plotly.offline import get_plotlyjs
+from pydantic import BaseModel
+
+from taue.report.html.page import asset, environment, render_report
+from taue.report.run_data import RunData, cost_per_task, run_date
+
+PLOTLY_FILE = "plotly.min.js"
+BUILT_IN_AGENTS = {"oracle", "pester"}
+
+
+class LeaderboardError(ValueError):
+    """Runs that cannot be ranked together."""
+
+
+class Entry(BaseModel):
+    rank: int
+    run: str
+    page: str
+    model: str
+    agent_kind: str
+    user: str
+    trials: int
+    avg_at_k: float
+    pass_hat_k: dict[str, float]
+    unsatisfied_rate: float
+    cost_per_task: float | None
+    date: str
+    task_set_hash: str | None
+
+
+def check_task_sets(runs: list[RunData]) -> str | None:
+    """The one task-set hash of `runs`; raises `LeaderboardError` naming the runs that differ."""
+    hashes = {run.task_set_hash for run in runs}
+    if len(hashes) > 1:
+        first = runs[0]
+        other = next(run for run in runs if run.task_set_hash != first.task_set_hash)
+        raise LeaderboardError(
+            f"runs made on different task sets cannot be ranked together: {first.name} "
+            f"({_short(first.task_set_hash)}) and {other.name} ({_short(other.task_set_hash)})"
+        )
+    return hashes.pop() if hashes else None
+
+
+def entries(runs: list[RunData]) -> list[Entry]:
+    """One row per run, best first: by Avg@k, then pass^k at the largest k, then fewer UNSATISFIED."""
+    rows = [_entry(run) for run in runs]
+    rows.sort(key=lambda e: (-e.avg_at_k, -_last(e.pass_hat_k), e.unsatisfied_rate, e.run))
+    return [row.model_copy(update={"rank": index}) for index, row in enumerate(rows, start=1)]
+
+
+async def write_site(runs: list[RunData], out: Path) -> list[Entry]:
+    """index.html (the ranking), runs/<name>.html (each run's report) and plotly.min.js under `out`."""
+    task_set = check_task_sets(runs)
+    pages = _page_names(runs)
+    (out / "runs").mkdir(parents=True, exist_ok=True)
+    (out / PLOTLY_FILE).write_text(get_plotlyjs(), encoding="utf-8")
+    for run in runs:
+        html = await render_report(
+            [run], title=f"τ-Emotion-Bench: {run.name}", plotly_src=f"../{PLOTLY_FILE}"
+        )
+        (out / pages[run.name]).write_text(html, encoding="utf-8")
+    ranked = entries(runs)
+    ranked = [entry.model_copy(update={"page": pages[entry.run]}) for entry in ranked]
+    (out / "index.html").write_text(render_index(ranked, task_set), encoding="utf-8")
+    (out / "leaderboard.json").write_text(
+        "[\n" + ",\n".join(entry.model_dump_json() for entry in ranked) + "\n]\n", encoding="utf-8"
+    )
+    return ranked
+
+
+def render_index(ranked: list[Entry], task_set: str | None) -> str:
+    trials = max((entry.trials for entry in ranked), default=0)
+    return (
+        environment()
+        .get_template("leaderboard.html.j2")
+        .render(
+            entries=ranked,
+            ks=[str(k) for k in range(1, trials + 1)],
+            task_set=task_set,
+            css=Markup(asset("report.css")),
+        )
+    )
+
+
+def _entry(run: RunData) -> Entry:
+    config = run.config
+    return Entry(
+        rank=0,
+        run=run.name,
+        page="",
+        model=_model(config),
+        agent_kind=_agent_kind(str(config.get("agent", "?"))),
+        user=config.get("user", "scripted")
+        + (f" ({config['user_model']})" if config.get("user_model") else ""),
+        trials=run.metrics["trials"],
+        avg_at_k=run.metrics["avg_at_k"],
+        pass_hat_k=run.metrics["pass_hat_k"],
+        unsatisfied_rate=run.metrics["unsatisfied_rate"],
+        cost_per_task=cost_per_task(run),
+        date=run_date(run),
+        task_set_hash=run.task_set_hash,
+    )
+
+
+def _agent_kind(agent: str) -> str:
+    if agent.startswith(("http://", "https://")):
+        return "http"
+    if agent.startswith("a2a://"):
+        return "a2a"
+    if agent == "model":
+        return "model"
+    return "built-in"
+
+
+def _model(config: dict[str, Any]) -> str:
+    if config.get("agent") == "model":
+        return str(config.get("model") or "?")
+    return str(config.get("agent", "?"))
+
+
+def _page_names(runs: list[RunData]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for run in runs:
+        slug = re.sub(r"[^A-Za-z0-9._-]+", "-", run.name).strip("-") or "run"
+        candidate, n = slug, 2
+        while f"runs/{candidate}.html" in names.values():
+            candidate, n = f"{slug}-{n}", n + 1
+        names[run.name] = f"runs/{candidate}.html"
+    return names
+
+
+def _last(values: dict[str, float]) -> float:
+    return values[max(values, key=int)] if values else 0.0
+
+
+def _short(value: str | None) -> str:
+    return value[:12] if value else "unknown: made before task-set hashes were kept"

@@ -1,0 +1,150 @@
+"""One run directory read for reporting: its settings, records, metrics with confidence intervals,
+interaction statistics, failures and the simulator audit."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from taue.report.failures import Failure, attribute_records, failure_categories
+from taue.runner.audit import AuditReport, audit_run
+from taue.runner.interaction import interaction_stats
+from taue.runner.results import CONFIG, ERRORS, EpisodeRecord, ResultsFile
+from taue.scorer.metrics import LEVEL, RESAMPLES, EpisodeOutcome, bootstrap_ci, pass_hat_k, summarize
+
+
+class RunError(ValueError):
+    """A path that is not a readable run directory."""
+
+
+@dataclass
+class RunData:
+    name: str
+    path: Path
+    config: dict[str, Any]
+    records: list[EpisodeRecord]
+    metrics: dict[str, Any]
+    intervals: dict[str, Any]
+    interaction: dict[str, Any]
+    failures: list[Failure]
+    categories: dict[str, Any]
+    audit: AuditReport
+    errors: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def headline(self) -> list[EpisodeRecord]:
+        """The records the headline is over: the emotional ones, or all of a neutral-only run."""
+        emotional = [r for r in self.records if r.condition is not None]
+        return emotional or self.records
+
+    @property
+    def task_set_hash(self) -> str | None:
+        return self.config.get("task_set_hash")
+
+
+def load_run(path: Path) -> RunData:
+    """Read a run directory; raises `RunError` with a one-line reason when it is not one."""
+    results = ResultsFile(path)
+    if not path.is_dir():
+        raise RunError(f"{path} is not a directory")
+    if not results.path.exists():
+        raise RunError(f"{path} holds no {results.path.name}")
+    try:
+        records = results.load()
+        config = json.loads((path / CONFIG).read_text()) if (path / CONFIG).exists() else {}
+    except ValueError as exc:
+        raise RunError(f"{path}: unreadable run ({str(exc).splitlines()[0]})") from exc
+    if not records:
+        raise RunError(f"{path} holds no finished episode")
+    failures = attribute_records(records, config.get("split", "eval"))
+    errors = len(open_infra_errors(path, records))
+    metrics = summarize(record.outcome() for record in records)
+    return RunData(
+        name=str(config.get("run") or path.name),
+        path=path,
+        config=config,
+        records=records,
+        metrics=metrics,
+        intervals=headline_intervals([r.outcome() for r in records], metrics["trials"]),
+        interaction=interaction_stats(records),
+        failures=failures,
+        categories=failure_categories(failures, infra_errors=errors),
+        audit=audit_run(path),
+        errors=errors,
+    )
+
+
+def load_runs(paths: list[Path]) -> list[RunData]:
+    """Several runs; runs with the same name get their folder name added, so each is told apart."""
+    runs = [load_run(path) for path in paths]
+    names = [run.name for run in runs]
+    for run in runs:
+        if names.count(run.name) > 1:
+            run.name = f"{run.name} ({run.path.name})" if run.path.name != run.name else str(run.path)
+    return runs
+
+
+def open_infra_errors(run_dir: Path, records: list[EpisodeRecord]) -> list[tuple[str, str, int]]:
+    """(domain, task, trial) of each episode of errors.jsonl that failed for infrastructure reasons
+    and was not rerun since: it has no record."""
+    path = run_dir / ERRORS
+    if not path.exists():
+        return []
+    done = {record.key for record in records}
+    failed = set()
+    for line in path.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+            failed.add((str(entry["domain"]), str(entry["task_id"]), int(entry["trial"])))
+        except (ValueError, KeyError, TypeError):
+            continue  # a torn line
+    return sorted(key for key in failed if key[1:] not in done)
+
+
+def headline_intervals(outcomes: list[EpisodeOutcome], trials: int, seed: int = 0) -> dict[str, Any]:
+    """95 % bootstrap intervals over tasks for Avg@k and pass^1..k, and over episodes for the
+    UNSATISFIED rate, of the headline episodes (the emotional ones, else all)."""
+    headline = [o for o in outcomes if o.emotional] or outcomes
+    by_task: dict[str, list[EpisodeOutcome]] = {}
+    for outcome in headline:
+        by_task.setdefault(outcome.task_id, []).append(outcome)
+    successes = [(sum(o.reward == 1 for o in ts), len(ts)) for ts in by_task.values()]
+    intervals = {
+        "avg_at_k": _interval([c / n for c, n in successes], seed),
+        "pass_hat_k": {
+            str(k): _interval([pass_hat_k(c, n, k) for c, n in successes], seed) for k in range(1, trials + 1)
+        },
+        "unsatisfied_rate": _interval([float(o.termination == "user_unsatisfied") for o in headline], seed),
+    }
+    return intervals
+
+
+def _interval(values: list[float], seed: int) -> dict[str, float]:
+    if not values:
+        return {"mean": 0.0, "ci_low": 0.0, "ci_high": 0.0}
+    low, high = bootstrap_ci(values, RESAMPLES, LEVEL, seed)
+    return {"mean": round(fmean(values), 6), "ci_low": round(low, 6), "ci_high": round(high, 6)}
+
+
+def cost_per_task(run: RunData) -> float | None:
+    """What the agent and the LLM user cost per headline task (from each record's `usage.*.cost_usd`);
+    None when no record is priced."""
+    costs = [
+        part["cost_usd"]
+        for record in run.headline
+        for part in record.usage.values()
+        if isinstance(part, dict) and "cost_usd" in part
+    ]
+    tasks = len({record.task_id for record in run.headline})
+    return round(sum(costs) / tasks, 6) if costs and tasks else None
+
+
+def run_date(run: RunData) -> str:
+    """The day the run's results were last written (UTC)."""
+    stamp = (run.path / "results.jsonl").stat().st_mtime
+    return datetime.fromtimestamp(stamp, UTC).date().isoformat()

@@ -1,0 +1,45 @@
+"""`taue export`: a run in the formats other tools read (Inspect AI eval logs, τ²-bench results)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from taue.cli.options import fail
+
+FORMATS = ("inspect", "tau2")
+"""The values of `taue.report.exports.FORMATS`, written out so that `taue --help` need not import the
+exporters (a test compares them)."""
+
+
+def register(app: typer.Typer) -> None:
+    app.command("export")(export_command)
+
+
+def export_command(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (holding run.json and results.jsonl).")],
+    format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="inspect: Inspect AI eval logs (`inspect view`; needs the `inspect` extra); "
+            "tau2: τ²-bench results files.",
+        ),
+    ],
+    out: Annotated[Path, typer.Option(help="Directory to write into (created if missing).")],
+) -> None:
+    """Write a run in another tool's format, one file per domain: Inspect AI eval logs that `inspect
+    view` lists, or τ²-bench results JSON (docs/reports.md). The same run gives the same bytes."""
+    from taue.report.exports import ExportError, export_run
+
+    if format not in FORMATS:
+        raise fail(f"--format must be one of {', '.join(FORMATS)}, not {format!r}")
+    try:
+        written = export_run(run_dir, format, out)
+    except ExportError as exc:
+        raise fail(escape(str(exc))) from None  # the message may hold brackets: `.[inspect]`
+    for file in written:
+        typer.echo(f"{file.domain}: {file.episodes} episodes -> {file.path}")

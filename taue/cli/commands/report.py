@@ -1,0 +1,106 @@
+"""`taue report` (one self-contained HTML page of one or more runs) and `taue leaderboard` (a static
+site ranking runs made on one task set)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from taue.cli.options import fail
+
+console = Console(stderr=True, soft_wrap=True)
+RunDirs = Annotated[list[Path], typer.Argument(help="Run directories (each holding results.jsonl).")]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report")(report)
+    app.command("leaderboard")(leaderboard)
+
+
+def report(
+    run_dirs: RunDirs,
+    out: Annotated[Path, typer.Option(help="The HTML file to write.")] = Path("report.html"),
+    title: Annotated[str | None, typer.Option(help="The page title (default: the runs' names).")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """One self-contained HTML report of the runs, side by side: headline with confidence intervals,
+    emotion and family × domain heat maps, pass^k curves, politeness/urgency/trust, tool calls vs
+    questions, failure categories, the simulator audit and a transcript viewer (docs/reports.md)."""
+    import asyncio
+
+    from taue.report.html.page import render_report
+
+    started = time.perf_counter()
+    runs = _load(run_dirs)
+    if out.is_dir():
+        raise fail(f"--out {out} is a directory; give the HTML file to write")
+    with _progress(quiet) as bar:
+        task = bar.add_task("episodes", total=sum(len(run.records) for run in runs))
+        html = asyncio.run(
+            render_report(runs, title, on_progress=lambda done, _: bar.update(task, completed=done))
+        )
+    _write_atomically(out, html)
+    episodes = sum(len(run.records) for run in runs)
+    size = out.stat().st_size / 1e6
+    console.print(
+        f"wrote {out} ({episodes} episodes, {size:.1f} MB) in {time.perf_counter() - started:.1f} s"
+    )
+
+
+def leaderboard(
+    run_dirs: RunDirs,
+    out: Annotated[Path, typer.Option(help="The folder of the site (created).")] = Path("site"),
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """A static site ranking the runs (model, agent kind, user, Avg@k, pass^1..k, UNSATISFIED, cost per
+    task, date, task-set hash) with each run's report as a page. Refuses runs made on different task
+    sets (exit 2)."""
+    import asyncio
+
+    from taue.report.leaderboard import LeaderboardError, check_task_sets, write_site
+
+    started = time.perf_counter()
+    runs = _load(run_dirs)
+    try:
+        check_task_sets(runs)
+    except LeaderboardError as exc:
+        raise fail(str(exc)) from None
+    if out.exists() and not out.is_dir():
+        raise fail(f"--out {out} is a file; give a folder for the site")
+    with _progress(quiet) as bar:
+        bar.add_task("pages", total=None)
+        ranked = asyncio.run(write_site(runs, out))
+    for entry in ranked:
+        console.print(f"{entry.rank}. {entry.run}: Avg@k {entry.avg_at_k:.3f}")
+    console.print(
+        f"wrote {out / 'index.html'} and {len(ranked)} run pages in {time.perf_counter() - started:.1f} s"
+    )
+
+
+def _load(run_dirs: list[Path]):
+    from taue.report.run_data import RunError, load_runs
+
+    if not run_dirs:
+        raise fail("give at least one run directory")
+    try:
+        return load_runs(run_dirs)
+    except RunError as exc:
+        raise fail(str(exc)) from None
+
+
+def _progress(quiet: bool) -> Progress:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=console, disable=quiet or not console.is_terminal, transient=True)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)

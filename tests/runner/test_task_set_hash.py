@@ -1,0 +1,53 @@
+"""run.json keeps the hash of the tasks a run played: a run resumes only on the same tasks, runs
+from before the hash was kept still resume (and get it), shards of other task sets do not merge."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from taue.runner.catalog import local_catalog
+from taue.runner.merge import MergeError, merge_runs
+from taue.runner.runner import RunConfig, execute_run, task_set_hash
+
+pytestmark = pytest.mark.xdist_group("task-set-hash")
+
+
+def config(**changes) -> RunConfig:
+    return RunConfig(
+        **{"run": "hash", "domains": ["airline"], "agent": "oracle", "trials": 1, "limit": 1, **changes}
+    )
+
+
+async def test_a_run_keeps_the_hash_of_its_domains_tasks(tmp_path: Path) -> None:
+    report = await execute_run(config(), tmp_path, None, 4)
+    stored = json.loads((tmp_path / "run.json").read_text())["task_set_hash"]
+    assert report.completed == 1
+    assert stored == task_set_hash({"airline": local_catalog("airline")}, ["airline"])
+    assert stored != task_set_hash({"retail": local_catalog("retail")}, ["retail"])
+    assert stored != task_set_hash({"airline": local_catalog("airline", "train")}, ["airline"])
+
+
+async def test_old_runs_resume_and_other_tasks_are_refused(tmp_path: Path) -> None:
+    await execute_run(config(), tmp_path, None, 4)
+    path = tmp_path / "run.json"
+    current = json.loads(path.read_text())
+    path.write_text(json.dumps({k: v for k, v in current.items() if k != "task_set_hash"}))
+    again = await execute_run(config(), tmp_path, None, 4)
+    assert again.skipped == 1 and json.loads(path.read_text()) == current
+    path.write_text(json.dumps({**current, "task_set_hash": "0" * 64}))
+    with pytest.raises(ValueError, match=r"was run on other tasks.*000000000000"):
+        await execute_run(config(), tmp_path, None, 4)
+    assert json.loads(path.read_text())["task_set_hash"] == "0" * 64  # nothing changed
+
+
+async def test_shards_of_other_task_sets_do_not_merge(tmp_path: Path) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    await execute_run(config(shard=(0, 2), limit=2), first, None, 4)
+    await execute_run(config(shard=(1, 2), limit=2), second, None, 4)
+    stored = json.loads((second / "run.json").read_text())
+    (second / "run.json").write_text(json.dumps({**stored, "task_set_hash": "f" * 64}))
+    with pytest.raises(MergeError, match=r"other tasks.*ffffffffffff"):
+        merge_runs([first, second], tmp_path / "merged")
