@@ -137,6 +137,7 @@ async def run_episode(
             await harness.simulator.end(opened.session_id),
             harness.user.model,
             harness.agent_options.price_table,
+            harness.user.base_url,
         )
         session_id = None
         breakdown, tool_log = await score_episode(

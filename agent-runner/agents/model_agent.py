@@ -22,7 +22,7 @@ from mcp import Client
 from taue.runner.agents import AgentOptions
 from taue.runner.agents.base import AgentError, EpisodeContext, McpServerInfo
 from taue.runner.mcp_session import episode_session, list_all_tools
-from taue.runner.pricing import cost_usd
+from taue.runner.pricing import cost_of
 
 PLACEHOLDER_KEY = "not-needed"
 MODEL_RETRIES = 2
@@ -161,10 +161,10 @@ class ModelAgent:
             return
         self.usage["prompt_tokens"] += usage.prompt_tokens or 0
         self.usage["completion_tokens"] += usage.completion_tokens or 0
-        price = (self.options.price_table or {}).get(self.model)
-        if price is not None:
-            tokens = self.usage["prompt_tokens"], self.usage["completion_tokens"]
-            self.usage["cost_usd"] = cost_usd(*tokens, price)
+        tokens = self.usage["prompt_tokens"], self.usage["completion_tokens"]
+        cost = cost_of(*tokens, self.model, self.options.base_url, self.options.price_table)
+        if cost is not None:
+            self.usage["cost_usd"] = cost
 
 
 def _assistant_tool_message(message: Any) -> dict[str, Any]:
