@@ -82,7 +82,7 @@ def headline_rows(runs: list[RunData]) -> list[dict[str, Any]]:
             runs,
             lambda r: Cell(f"{r.metrics['tasks']} × {r.metrics['trials']}", r.metrics["tasks"]),
         ),
-        _row("avg_at_k", "Avg@k", runs, lambda r: _ci(r.intervals["avg_at_k"])),
+        _row("avg_at_k", f"Avg@{trials}", runs, lambda r: _ci(r.intervals["avg_at_k"])),
     ]
     for k in range(1, trials + 1):
         key = str(k)
