@@ -7,6 +7,8 @@ script over the episodes embedded as JSON.
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -64,7 +66,7 @@ async def render_report(
         audit=_div(figures.audit_rates(runs), "figure-audit"),
         filters=_filter_values(episodes),
         runs_json=_script_json([{"name": r.name, "agent": r.config.get("agent")} for r in runs]),
-        episodes_json=_script_json(episodes),
+        episodes_data=packed_json(episodes),
         viewer_js=Markup(asset("viewer.js")),
     )
 
@@ -172,6 +174,13 @@ def plotly_script(src: str | None = None) -> Markup:
     if src is not None:
         return Markup('<script src="{}"></script>').format(src)
     return Markup("<script>" + get_plotlyjs() + "</script>")
+
+
+def packed_json(data: Any) -> str:
+    """`data` as gzip-compressed JSON in base64 (the viewer unpacks it with the browser's
+    DecompressionStream): a tenth of the plain JSON's size. Deterministic (no gzip timestamp)."""
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
 
 
 def _script_json(data: Any) -> Markup:

@@ -1,12 +1,19 @@
 // The transcript viewer of `taue report`: filters, the episode list, and one episode in order.
-(function () {
+(async function () {
   "use strict";
   const runs = JSON.parse(document.getElementById("report-runs").textContent);
-  const episodes = JSON.parse(document.getElementById("report-episodes").textContent);
+  const episodes = await unpack(document.getElementById("report-episodes").textContent);
   const FILTERS = ["run", "domain", "emotion", "reward", "category"];
   const list = document.querySelector("#episode-list tbody");
   const detail = document.getElementById("episode-detail");
   const count = document.getElementById("shown-count");
+
+  async function unpack(text) {
+    // The episodes are gzip-compressed JSON in base64: a tenth of the page's size as plain JSON.
+    const bytes = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
