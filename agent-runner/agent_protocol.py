@@ -5,9 +5,11 @@ The agent serves four routes; the runner is the client:
 | route | body | answer |
 |---|---|---|
 | `GET /healthz` | - | 200 (body free; `{"status": "ok"}` suggested) |
-| `POST /v1/episodes` | `StartEpisode` | 200 or 201 (body free); 4xx for a malformed body |
+| `POST /v1/episodes` | `StartEpisode` | 200 or 201 (body free); SHOULD: 400/422 for a malformed body |
 | `POST /v1/episodes/{episode_id}/turns` | `TurnRequest` | 200 with `TurnReply`; 404 for an unknown episode |
-| `DELETE /v1/episodes/{episode_id}` | - | 200 or 204; 404 for an unknown episode |
+| `DELETE /v1/episodes/{episode_id}` | - | 200 or 204; SHOULD: 404 for an unknown episode |
+
+Everything not marked SHOULD is a MUST (docs/agent-protocol.md says which is which).
 
 These models are the single source of the JSON Schemas in docs/schemas/ (`write_schemas`).
 """

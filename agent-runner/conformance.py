@@ -3,7 +3,10 @@
 The checker starts an airline server in this process, plays a neutral task with the scripted user,
 and checks every exchange against docs/agent-protocol.md: routes present, status codes, JSON bodies
 matching the schemas, replies within the turn timeout, unknown and deleted episodes answered 404.
-Each failed check is a violation written in plain words.
+Each check has a level. A failed MUST (what the runner relies on: the routes, the status and shape of
+answers to valid requests, 404 for turns of an episode that is not open) is a violation; a failed
+SHOULD (refusing a malformed start, 404 for DELETE of an unknown episode) is a warning. Both are
+written in plain words.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import json
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any, Literal
 
 import httpx2
 from pydantic import BaseModel, ValidationError
@@ -43,10 +47,15 @@ BAD_REQUEST = frozenset({400, 422})
 UNKNOWN_EPISODE = "taue-check-never-started"
 
 
+Level = Literal["must", "should"]
+"""must: the runner relies on it (a failure is a violation); should: good practice (a warning)."""
+
+
 class CheckResult(BaseModel):
     check: str
     ok: bool
     detail: str
+    level: Level = "must"
 
 
 class CheckReport(BaseModel):
@@ -61,11 +70,25 @@ class CheckReport(BaseModel):
 
     @property
     def violations(self) -> list[CheckResult]:
-        return [r for r in self.results if not r.ok]
+        """Failed MUST checks: the agent cannot join a run."""
+        return [r for r in self.results if not r.ok and r.level == "must"]
+
+    @property
+    def warnings(self) -> list[CheckResult]:
+        """Failed SHOULD checks: listed, but the agent conforms."""
+        return [r for r in self.results if not r.ok and r.level == "should"]
 
     @property
     def ok(self) -> bool:
         return not self.violations
+
+    def as_json(self) -> dict[str, Any]:
+        """Every field, the verdict, and the failed checks by level."""
+        data = self.model_dump()
+        data["ok"] = self.ok
+        data["violations"] = [r.model_dump() for r in self.violations]
+        data["warnings"] = [r.model_dump() for r in self.warnings]
+        return data
 
 
 @dataclass
@@ -107,8 +130,8 @@ class Checker:
         self.report = CheckReport(url=self.url)
         self.http = httpx2.AsyncClient(base_url=self.url, timeout=httpx2.Timeout(turn_timeout, connect=5.0))
 
-    def record(self, check: str, ok: bool, detail: str) -> bool:
-        self.report.results.append(CheckResult(check=check, ok=ok, detail=detail))
+    def record(self, check: str, ok: bool, detail: str, level: Level = "must") -> bool:
+        self.report.results.append(CheckResult(check=check, ok=ok, detail=detail, level=level))
         return ok
 
     async def send(self, method: str, path: str, timeout: float, body: dict | None = None) -> Answer:
@@ -141,7 +164,9 @@ class Checker:
         return True
 
     async def probes(self) -> None:
-        """Requests a conforming agent must refuse: a malformed start, an unknown episode."""
+        """Requests a conforming agent refuses: a malformed start (SHOULD), an unknown episode's turn
+        (MUST: the runner relies on turns reaching only open episodes) and DELETE (SHOULD).
+        """
         route = f"POST {EPISODES_PATH}"
         answer = await self.send("POST", EPISODES_PATH, self.turn_timeout, {"episode_id": "malformed"})
         self._expect(
@@ -150,6 +175,7 @@ class Checker:
             answer,
             BAD_REQUEST,
             "400 or 422",
+            "should",
         )
         unknown = UNKNOWN_EPISODE
         body = TurnRequest(user_message="hello", turn_index=0).model_dump()
@@ -168,17 +194,25 @@ class Checker:
             answer,
             {404},
             "404",
+            "should",
         )
 
     def _expect(
-        self, check: str, route: str, answer: Answer, statuses: set[int] | frozenset[int], expected: str
+        self,
+        check: str,
+        route: str,
+        answer: Answer,
+        statuses: set[int] | frozenset[int],
+        expected: str,
+        level: Level = "must",
     ) -> bool:
         if answer.response is None:
-            return self.record(check, False, f"{route}: {answer.failure}")
+            return self.record(check, False, f"{route}: {answer.failure}", level)
         status = answer.response.status_code
         if status in statuses:
-            return self.record(check, True, f"{route} answered {status}")
-        return self.record(check, False, _status_problem(route, status, expected) + _excerpt(answer.response))
+            return self.record(check, True, f"{route} answered {status}", level)
+        problem = _status_problem(route, status, expected) + _excerpt(answer.response)
+        return self.record(check, False, problem, level)
 
     async def episode(self, task: Task) -> None:
         admin_token = secrets.token_urlsafe(16)
@@ -286,7 +320,7 @@ class Checker:
 async def check_agent(
     url: str, turn_timeout: float = 30.0, max_turns: int = 4, task_id: str | None = None
 ) -> CheckReport:
-    """Run every protocol check against the agent at `url`; `report.ok` is True when none failed."""
+    """Run every protocol check against the agent at `url`; `report.ok` is True when no MUST failed."""
     task = short_task(task_id)
     checker = Checker(url, turn_timeout, max_turns)
     try:

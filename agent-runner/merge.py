@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from taue.runner.catalog import local_catalog
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, make_plan
+
+PER_SHARD = frozenset({"shard", "run"})
+"""Settings that may differ between shards of one run: the slice, and the name (which defaults to
+each shard's --out folder)."""
 
 
 class MergeError(ValueError):
@@ -19,34 +24,62 @@ class MergeError(ValueError):
 class MergeReport:
     episodes: int
     missing: int
+    run: str
 
 
-def merge_runs(run_dirs: list[Path], out: Path) -> MergeReport:
-    """Merge `run_dirs` into `out`; every input must be a shard (or copy) of the same run."""
+def merge_runs(run_dirs: list[Path], out: Path, name: str | None = None) -> MergeReport:
+    """Merge `run_dirs` into `out`; every input must be a shard (or copy) of the same run.
+
+    The merged run is named `name`, else the shards' common name, else `out`'s folder name (as
+    `taue run` names a run); every merged record carries that name.
+    """
     configs = [_config(run_dir) for run_dir in run_dirs]
-    base = configs[0].model_copy(update={"shard": None})
-    for run_dir, config in zip(run_dirs, configs, strict=True):
-        if config.task_set_hash != base.task_set_hash:
-            raise MergeError(
-                f"{run_dir} was run on other tasks than {run_dirs[0]} (task-set hashes "
-                f"{str(config.task_set_hash)[:12]} and {str(base.task_set_hash)[:12]})"
-            )
-        if config.model_copy(update={"shard": None}) != base:
-            raise MergeError(f"{run_dir} has other settings than {run_dirs[0]}; only shards of one run merge")
+    for run_dir, config in zip(run_dirs[1:], configs[1:], strict=True):
+        _check_same_run(run_dirs[0], configs[0], run_dir, config)
+    base = configs[0].model_copy(update={"shard": None, "run": name or _merged_name(configs, out)})
     records: dict[tuple[str, int], EpisodeRecord] = {}
     for run_dir in run_dirs:
         for record in ResultsFile(run_dir).load():
-            records.setdefault(record.key, record)
+            records.setdefault(record.key, record.model_copy(update={"run": base.run}))
+    _write(out, base, list(records.values()))
+    catalogs = {domain: local_catalog(domain, base.split) for domain in base.domains}
+    planned = {(task.id, trial) for _, task, trial in make_plan(base, catalogs).episodes}
+    return MergeReport(episodes=len(records), missing=len(planned - set(records)), run=base.run)
+
+
+def _check_same_run(first_dir: Path, first: RunConfig, run_dir: Path, config: RunConfig) -> None:
+    if config.task_set_hash != first.task_set_hash:
+        raise MergeError(
+            f"{run_dir} was run on other tasks than {first_dir} (task-set hashes "
+            f"{str(config.task_set_hash)[:12]} and {str(first.task_set_hash)[:12]})"
+        )
+    theirs, ours = config.model_dump(mode="json"), first.model_dump(mode="json")
+    differing = [key for key in ours if key not in PER_SHARD and ours[key] != theirs[key]]
+    if differing:
+        changes = ", ".join(f"{key} {_short(theirs[key])} vs {_short(ours[key])}" for key in differing)
+        raise MergeError(
+            f"{run_dir} has other settings than {first_dir}: {changes}; only shards of one run merge"
+        )
+
+
+def _merged_name(configs: list[RunConfig], out: Path) -> str:
+    names = {config.run for config in configs}
+    return names.pop() if len(names) == 1 else out.resolve().name
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _write(out: Path, config: RunConfig, records: list[EpisodeRecord]) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    (out / CONFIG).write_text(json.dumps(base.model_dump(mode="json"), indent=2, sort_keys=True) + "\n")
+    (out / CONFIG).write_text(json.dumps(config.model_dump(mode="json"), indent=2, sort_keys=True) + "\n")
     results = ResultsFile(out)
     results.path.unlink(missing_ok=True)
-    for record in records.values():
+    for record in records:
         results.append(record)
     results.compact()
-    catalogs = {name: local_catalog(name, base.split) for name in base.domains}
-    planned = {(task.id, trial) for _, task, trial in make_plan(base, catalogs).episodes}
-    return MergeReport(episodes=len(records), missing=len(planned - set(records)))
 
 
 def _config(run_dir: Path) -> RunConfig:

@@ -115,15 +115,23 @@ def tasks_validate(
 def merge(
     run_dirs: Annotated[list[Path], typer.Argument(help="Run directories to combine (e.g. the shards).")],
     out: Annotated[Path, typer.Option(help="Directory for the merged run.")],
+    name: Annotated[
+        str | None,
+        typer.Option(
+            help="Name of the merged run (default: the shards' common name, else the --out folder's)."
+        ),
+    ] = None,
 ) -> None:
     """Combine shard runs into one run, identical to an unsharded run of the same settings."""
     from taue.runner.merge import MergeError, merge_runs
 
     try:
-        report = merge_runs(run_dirs, out)
+        report = merge_runs(run_dirs, out, name)
     except MergeError as exc:
         raise _fail(str(exc)) from None
-    console.print(f"{report.episodes} episodes from {len(run_dirs)} runs -> {out / 'results.jsonl'}")
+    console.print(
+        f"{report.episodes} episodes from {len(run_dirs)} runs -> {out / 'results.jsonl'} (run {report.run})"
+    )
     if report.missing:
         console.print(
             f"[yellow]{report.missing} planned episodes are missing; rerun the shards that lack them"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from typing import Any
 
@@ -25,6 +26,10 @@ EPISODE = r"[A-Za-z0-9_-]+"
 
 def failures(report: CheckReport) -> list[str]:
     return [v.detail for v in report.violations]
+
+
+def warnings(report: CheckReport) -> list[str]:
+    return [w.detail for w in report.warnings]
 
 
 def assert_matches(details: list[str], patterns: list[str]) -> None:
@@ -84,11 +89,16 @@ async def test_a_sloppy_agent_fails_with_every_violation_named() -> None:
         report = await check_agent(server.url, turn_timeout=10, max_turns=2)
     assert not report.ok and report.turns == 2
     assert_matches(
+        warnings(report),
+        [
+            r"POST /v1/episodes with a body missing domain/mcp_servers/policy answered HTTP 200 "
+            r"\(expected 400 or 422\); body: '\{\"ok\":true\}'"
+        ],
+    )
+    assert_matches(
         failures(report),
         [
             r"GET /healthz answered HTTP 404: the route is missing \(expected 200\)",
-            r"POST /v1/episodes with a body missing domain/mcp_servers/policy answered HTTP 200 "
-            r"\(expected 400 or 422\); body: '\{\"ok\":true\}'",
             rf"POST /v1/episodes/{UNKNOWN}/turns \(an episode never started\) answered HTTP 200 "
             r"\(expected 404\); body: .*",
             # (DELETE of an unknown episode answers 404 by accident: no route matches at all.)
@@ -181,14 +191,85 @@ async def test_the_cli_exit_codes_and_plain_words() -> None:
         code, output = await taue("agent", "check", server.url, "--max-turns", "1", "--turn-timeout", "10")
     assert code == 1, output
     assert "FAIL GET /healthz answered HTTP 404: the route is missing (expected 200)" in output
-    assert "4 protocol violations" in output and "ok   POST /v1/episodes answered 200" in output
+    assert "3 protocol violations (MUST points), 1 warning (SHOULD points)" in output
+    assert "warn POST /v1/episodes with a body missing" in output
+    assert "ok   POST /v1/episodes answered 200" in output
 
     async with OpenAIDouble([{"content": "Hello, how can I help?"}]) as double:
         options = AgentOptions(model="m", base_url=double.base_url)
         async with AgentServer(lambda: ModelAgent("model", options)) as server:
             code, output = await taue("agent", "check", server.url, "--max-turns", "1", "--json")
     assert code == 0, output
-    assert '"ok": true' in output and '"violations"' not in output
+    verdict = json.loads(output)
+    assert verdict["ok"] is True and verdict["violations"] == [] and verdict["warnings"] == []
+    assert {r["level"] for r in verdict["results"]} == {"must", "should"}
 
     code, output = await taue("agent", "check", "localhost:8080")
     assert code == 2 and "URL must start with http:// or https://" in output
+
+
+def lenient_agent(forget_on_delete: bool = True) -> FastAPI:
+    """Written from the protocol's MUST points alone: it never validates a start and answers 204 to
+    every DELETE, known episode or not."""
+    app = FastAPI()
+    episodes: set[str] = set()
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.post("/v1/episodes", status_code=201)
+    async def start(request: Request) -> dict[str, bool]:
+        episodes.add(str((await request.json()).get("episode_id")))
+        return {"ok": True}
+
+    @app.post("/v1/episodes/{episode_id}/turns", response_model=None)
+    async def turn(episode_id: str, body: Turn) -> Any:
+        if episode_id not in episodes:
+            return JSONResponse({"error": "unknown episode"}, status_code=404)
+        return {"message": "Could you give me your user id?"}
+
+    @app.delete("/v1/episodes/{episode_id}", status_code=204)
+    async def delete(episode_id: str) -> None:
+        if forget_on_delete:
+            episodes.discard(episode_id)
+
+    return app
+
+
+async def test_an_agent_keeping_only_the_musts_passes_with_two_warnings() -> None:
+    async with AppServer(lenient_agent()) as server:
+        report = await check_agent(server.url, turn_timeout=10, max_turns=2)
+        code, output = await taue("agent", "check", server.url, "--max-turns", "1", "--turn-timeout", "10")
+        json_code, json_output = await taue("agent", "check", server.url, "--max-turns", "1", "--json")
+    assert report.ok and failures(report) == []
+    assert_matches(
+        warnings(report),
+        [
+            r"POST /v1/episodes with a body missing domain/mcp_servers/policy answered HTTP 201 "
+            r"\(expected 400 or 422\); body: '\{\"ok\":true\}'",
+            rf"DELETE /v1/episodes/{UNKNOWN} \(an episode never started\) answered HTTP 204 \(expected 404\)",
+        ],
+    )
+    assert [w.check for w in report.warnings] == ["rejects a malformed start", "unknown episode delete"]
+    assert code == 0, output
+    assert "conforms to agent protocol v1, 2 warnings (SHOULD points)" in output
+    assert "warn DELETE /v1/episodes/taue-check-never-started (an episode never started)" in output
+    assert json_code == 0, json_output
+    verdict = json.loads(json_output)
+    assert verdict["ok"] is True and verdict["violations"] == []
+    assert [w["level"] for w in verdict["warnings"]] == ["should", "should"]
+
+
+async def test_answering_turns_after_delete_is_a_violation() -> None:
+    async with AppServer(lenient_agent(forget_on_delete=False)) as server:
+        code, output = await taue("agent", "check", server.url, "--max-turns", "1", "--json")
+    assert code == 1, output
+    verdict = json.loads(output)
+    assert verdict["ok"] is False and len(verdict["warnings"]) == 2
+    [violation] = verdict["violations"]
+    assert violation["check"] == "deleted episode turn" and violation["level"] == "must"
+    assert re.fullmatch(
+        rf"POST /v1/episodes/{EPISODE}/turns after DELETE answered HTTP 200 \(expected 404\); body: .*",
+        violation["detail"],
+    )

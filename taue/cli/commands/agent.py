@@ -5,12 +5,15 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from taue.cli.options import parse_price_table
+
+if TYPE_CHECKING:
+    from taue.runner.conformance import CheckReport
 
 agent_app = typer.Typer(
     help="Black-box agents over agent protocol v1 (docs/agent-protocol.md).", no_args_is_help=True
@@ -39,9 +42,10 @@ def check(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
-    """Run one short airline episode against the agent and list every protocol violation.
+    """Run one short airline episode against the agent; list every violation and warning.
 
-    Exit 0 when the agent conforms, 1 when any violation is found, 2 on bad arguments.
+    A failed MUST (what the runner relies on) is a violation, a failed SHOULD a warning. Exit 0 when
+    no MUST fails (warnings or not), 1 on any violation, 2 on bad arguments.
     """
     import asyncio
 
@@ -54,23 +58,31 @@ def check(
     except ValueError as exc:
         raise _fail(str(exc)) from None
     if as_json:
-        typer.echo(json.dumps(report.model_dump() | {"ok": report.ok}, indent=2))
+        typer.echo(json.dumps(report.as_json(), indent=2))
     else:
-        for result in report.results:
-            mark = "[green]ok  [/green]" if result.ok else "[red]FAIL[/red]"
-            console.print(f"{mark} {result.detail}", markup=True, highlight=False)
-        console.print(
-            f"episode: task {report.task_id}, {_count(report.turns, 'turn')}, "
-            f"{_count(report.tool_calls, 'MCP tool call')}, ended by {report.ended_by}"
-        )
-        verdict = (
-            "[green]conforms to agent protocol v1[/green]"
-            if report.ok
-            else f"[red]{_count(len(report.violations), 'protocol violation')}[/red]"
-        )
-        console.print(verdict)
+        _print_report(report)
     if not report.ok:
         raise typer.Exit(1)
+
+
+MARKS = {"ok": "[green]ok  [/green]", "must": "[red]FAIL[/red]", "should": "[yellow]warn[/yellow]"}
+
+
+def _print_report(report: CheckReport) -> None:
+    for result in report.results:
+        mark = MARKS["ok" if result.ok else result.level]
+        console.print(f"{mark} {result.detail}", markup=True, highlight=False)
+    console.print(
+        f"episode: task {report.task_id}, {_count(report.turns, 'turn')}, "
+        f"{_count(report.tool_calls, 'MCP tool call')}, ended by {report.ended_by}"
+    )
+    warnings = f"[yellow]{_count(len(report.warnings), 'warning')}[/yellow] (SHOULD points)"
+    if report.ok:
+        verdict = "[green]conforms to agent protocol v1[/green]"
+        console.print(f"{verdict}, {warnings}" if report.warnings else verdict)
+    else:
+        violations = f"[red]{_count(len(report.violations), 'protocol violation')}[/red] (MUST points)"
+        console.print(f"{violations}, {warnings}" if report.warnings else violations)
 
 
 def _count(n: int, noun: str) -> str:
