@@ -32,8 +32,11 @@ from pydantic import BaseModel
 
 from taue.scorer.metrics import bootstrap_ci, pass_hat_k
 
-MUST_MATCH = ("user", "user_model", "condition", "max_turns", "max_tool_calls")
-"""Run settings that change what is measured: comparing runs that differ here is refused."""
+MUST_MATCH = ("user", "user_model", "condition", "max_turns", "max_tool_calls", "task_set_hash")
+"""Run settings that change what is measured: comparing runs that differ here is refused (a missing
+task-set hash, in a run made before it was kept, is only a warning)."""
+NOT_SETTINGS = ("run", "manifest")
+"""run.json entries that say nothing about what was measured."""
 EPSILON = 1e-9
 WORST = 10
 
@@ -164,8 +167,13 @@ def settings_problems(run: RunTrials, baseline: RunTrials) -> tuple[list[str], l
     def describe(key: str) -> str:
         return f"{key}: run {run.settings.get(key)!r}, baseline {baseline.settings.get(key)!r}"
 
-    fatal = [describe(key) for key in differ if key in MUST_MATCH]
-    other = [describe(key) for key in differ if key not in MUST_MATCH and key != "run"]
+    def unknown(key: str) -> bool:
+        return key == "task_set_hash" and None in (run.settings.get(key), baseline.settings.get(key))
+
+    fatal = [describe(key) for key in differ if key in MUST_MATCH and not unknown(key)]
+    other = [
+        describe(key) for key in differ if (key not in MUST_MATCH or unknown(key)) and key not in NOT_SETTINGS
+    ]
     return fatal, other
 
 

@@ -11,9 +11,10 @@ from taue.runner.catalog import local_catalog
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, make_plan
 
-PER_SHARD = frozenset({"shard", "run"})
-"""Settings that may differ between shards of one run: the slice, and the name (which defaults to
-each shard's --out folder)."""
+PER_SHARD = frozenset({"shard", "run", "manifest"})
+"""Settings that may differ between shards of one run: the slice, the name (which defaults to each
+shard's --out folder) and the manifest (each shard's pod and version; the merged run keeps the
+first shard's)."""
 
 
 class MergeError(ValueError):

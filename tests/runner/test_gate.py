@@ -221,3 +221,13 @@ def test_allow_mismatch_compares_differently_measured_runs_with_a_warning(tmp_pa
     base = write_run(tmp_path / "base", {"a": [1, 1]})
     result = gate(run, base, allow_mismatch=True)
     assert not result.failed and any(w.startswith("settings differ: condition") for w in result.warnings)
+
+
+def test_runs_on_other_task_sets_are_refused_naming_both_hashes(tmp_path: Path) -> None:
+    run = write_run(tmp_path / "run", {"a": [1, 1]}, task_set_hash="a" * 64)
+    base = write_run(tmp_path / "base", {"a": [1, 1]}, task_set_hash="b" * 64)
+    old = write_run(tmp_path / "old", {"a": [1, 1]})  # made before the hash was kept
+    with pytest.raises(GateError, match="task_set_hash: run 'a{64}', baseline 'b{64}'"):
+        gate(run, base)
+    result = gate(run, old)
+    assert not result.failed and any(w.startswith("settings differ: task_set_hash") for w in result.warnings)
