@@ -21,7 +21,8 @@ from pydantic import BaseModel, Field
 
 from taue.contracts.tasks import Task
 from taue.envs.runtime.discovery import get_domain
-from taue.runner.results import EpisodeRecord, ResultsFile
+from taue.runner.results import RESULTS, EpisodeRecord, ResultsFile
+from taue.runner.storage import RunLocation
 
 FactKind = Literal["email", "id", "number", "name"]
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -181,11 +182,11 @@ def _task(record: EpisodeRecord) -> Task | None:
         return None
 
 
-def audit_run(run_dir: Path) -> AuditReport:
+def audit_run(run_dir: Path | RunLocation) -> AuditReport:
     """Audit every episode of a run directory; raises `FileNotFoundError` when it holds no results."""
     results = ResultsFile(run_dir)
-    if not results.path.exists():
-        raise FileNotFoundError(f"{run_dir} holds no {results.path.name}")
+    if not results.exists():
+        raise FileNotFoundError(f"{run_dir} holds no {RESULTS}")
     records = results.load()
     overall = Rate()
     by_emotion: dict[str, Rate] = {}

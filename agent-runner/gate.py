@@ -26,11 +26,14 @@ from collections import defaultdict
 from enum import StrEnum
 from pathlib import Path
 from statistics import NormalDist, fmean, variance
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from taue.scorer.metrics import bootstrap_ci, pass_hat_k
+
+if TYPE_CHECKING:
+    from taue.runner.storage import RunLocation
 
 MUST_MATCH = ("user", "user_model", "condition", "max_turns", "max_tool_calls", "task_set_hash")
 """Run settings that change what is measured: comparing runs that differ here is refused (a missing
@@ -97,30 +100,37 @@ class RunTrials(BaseModel):
     settings: dict[str, Any] | None
 
 
-def load_run(run_dir: Path, role: str) -> RunTrials:
-    """The per-task rewards and settings of a run directory, or a `GateError` saying what is wrong."""
-    from taue.runner.results import ResultsFile  # results records import the task schema: only here
+def load_run(run_dir: Path | str, role: str) -> RunTrials:
+    """The per-task rewards and settings of a run directory (a folder or an object-store URL), or a
+    `GateError` saying what is wrong."""
+    from taue.runner.storage import RunLocation, StorageError
 
-    results = ResultsFile(run_dir)
-    if not run_dir.is_dir():
-        raise GateError(f"{role} {run_dir} is not a directory")
-    if not results.path.exists():
-        raise GateError(f"{role} {run_dir} has no {results.path.name} (is it a `taue run` output?)")
+    try:
+        return _read_run(RunLocation.parse(run_dir), role)
+    except StorageError as exc:
+        raise GateError(f"{role} {exc}") from None
+
+
+def _read_run(location: RunLocation, role: str) -> RunTrials:
+    from taue.runner.results import CONFIG, RESULTS, ResultsFile  # records import the task schema: only here
+
+    results = ResultsFile(location)
+    if not location.exists():
+        raise GateError(f"{role} {location.absent}")
+    if not results.exists():
+        raise GateError(f"{role} {location} has no {RESULTS} (is it a `taue run` output?)")
     try:
         records = results.load()
     except ValueError as exc:
-        raise GateError(f"{role} {results.path} is not a valid results file: {exc}") from None
+        raise GateError(f"{role} {results.shown} is not a valid results file: {exc}") from None
     if not records:
-        raise GateError(f"{role} {results.path} holds no episodes")
+        raise GateError(f"{role} {results.shown} holds no episodes")
     by_task: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for record in records:
         by_task[record.task_id].append((record.trial, record.reward))
     rewards = {task: [reward for _, reward in sorted(trials)] for task, trials in sorted(by_task.items())}
-    from taue.runner.results import CONFIG
-
-    config = run_dir / CONFIG
-    settings = json.loads(config.read_text()) if config.exists() else None
-    return RunTrials(path=str(run_dir), rewards=rewards, settings=settings)
+    settings = json.loads(location.read_text(CONFIG)) if location.exists(CONFIG) else None
+    return RunTrials(path=str(location), rewards=rewards, settings=settings)
 
 
 def task_score(rewards: list[int], metric: Metric, k: int | None) -> float:
@@ -195,8 +205,8 @@ def choose_k(
 
 
 def gate(
-    run_dir: Path,
-    baseline_dir: Path,
+    run_dir: Path | str,
+    baseline_dir: Path | str,
     metric: Metric = Metric.avg_at_k,
     max_drop: float = 0.02,
     k: int | None = None,

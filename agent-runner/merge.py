@@ -10,6 +10,7 @@ from typing import Any
 from taue.runner.catalog import local_catalog
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, make_plan
+from taue.runner.storage import RunLocation
 
 PER_SHARD = frozenset({"shard", "run", "manifest"})
 """Settings that may differ between shards of one run: the slice, the name (which defaults to each
@@ -28,8 +29,11 @@ class MergeReport:
     run: str
 
 
-def merge_runs(run_dirs: list[Path], out: Path, name: str | None = None) -> MergeReport:
-    """Merge `run_dirs` into `out`; every input must be a shard (or copy) of the same run.
+def merge_runs(
+    run_dirs: list[Path] | list[RunLocation], out: Path | RunLocation, name: str | None = None
+) -> MergeReport:
+    """Merge `run_dirs` into `out`; every input must be a shard (or copy) of the same run. Each may
+    be a local folder or a prefix in an object store (agent-runner/storage.py).
 
     The merged run is named `name`, else the shards' common name, else `out`'s folder name (as
     `taue run` names a run); every merged record carries that name.
@@ -48,7 +52,9 @@ def merge_runs(run_dirs: list[Path], out: Path, name: str | None = None) -> Merg
     return MergeReport(episodes=len(records), missing=len(planned - set(records)), run=base.run)
 
 
-def _check_same_run(first_dir: Path, first: RunConfig, run_dir: Path, config: RunConfig) -> None:
+def _check_same_run(
+    first_dir: Path | RunLocation, first: RunConfig, run_dir: Path | RunLocation, config: RunConfig
+) -> None:
     if config.task_set_hash != first.task_set_hash:
         raise MergeError(
             f"{run_dir} was run on other tasks than {first_dir} (task-set hashes "
@@ -63,9 +69,12 @@ def _check_same_run(first_dir: Path, first: RunConfig, run_dir: Path, config: Ru
         )
 
 
-def _merged_name(configs: list[RunConfig], out: Path) -> str:
+def _merged_name(configs: list[RunConfig], out: Path | RunLocation) -> str:
     names = {config.run for config in configs}
-    return names.pop() if len(names) == 1 else out.resolve().name
+    if len(names) == 1:
+        return names.pop()
+    folder = RunLocation.parse(out).local
+    return folder.resolve().name if folder is not None else RunLocation.parse(out).name
 
 
 def _short(value: Any) -> str:
@@ -73,18 +82,15 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _write(out: Path, config: RunConfig, records: list[EpisodeRecord]) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    (out / CONFIG).write_text(json.dumps(config.model_dump(mode="json"), indent=2, sort_keys=True) + "\n")
-    results = ResultsFile(out)
-    results.path.unlink(missing_ok=True)
-    for record in records:
-        results.append(record)
-    results.compact()
+def _write(out: Path | RunLocation, config: RunConfig, records: list[EpisodeRecord]) -> None:
+    location = RunLocation.parse(out)
+    location.make()
+    location.write_text(CONFIG, json.dumps(config.model_dump(mode="json"), indent=2, sort_keys=True) + "\n")
+    ResultsFile(location).replace(records)
 
 
-def _config(run_dir: Path) -> RunConfig:
-    path = run_dir / CONFIG
-    if not path.exists():
+def _config(run_dir: Path | RunLocation) -> RunConfig:
+    location = RunLocation.parse(run_dir)
+    if not location.exists(CONFIG):
         raise MergeError(f"{run_dir} is not a run directory (no {CONFIG})")
-    return RunConfig.model_validate_json(path.read_text())
+    return RunConfig.model_validate_json(location.read_text(CONFIG))

@@ -6,24 +6,36 @@ reopened. At the end of a run the file is rewritten in (task, trial) order throu
 file and an atomic rename, so two runs with the same seed produce the same records apart from the
 wall-clock fields (`EpisodeRecord.without_clock`: each record's `timings`, each event's `timestamp` and
 `duration_ms`).
+
+A run in an object store (`s3://…`, agent-runner/storage.py) cannot append: `ResultsFile` then gives
+an `ObjectResults`, which writes each record as its own object and compacts them at the end.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
+from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from pydantic import BaseModel, Field
 
 from taue.contracts.episode import Event, LoggedCall, Message, RewardBreakdown
+from taue.runner.storage import ObjectRun, RunLocation
 from taue.runner.timeline import timeline
 from taue.scorer.metrics import EpisodeOutcome
 
 RESULTS = "results.jsonl"
 ERRORS = "errors.jsonl"
 CONFIG = "run.json"
+EPISODES = "episodes"
+"""In an object store: the folder of one object per finished episode, until they are compacted."""
+ERROR_OBJECTS = "errors"
+"""In an object store: the folder of one object per infrastructure failure (errors.jsonl's lines)."""
 
 
 class EpisodeRecord(BaseModel):
@@ -84,10 +96,44 @@ class EpisodeRecord(BaseModel):
 
 
 class ResultsFile:
-    def __init__(self, run_dir: Path) -> None:
-        self.run_dir = run_dir
-        self.path = run_dir / RESULTS
-        self.errors_path = run_dir / ERRORS
+    """The results of a local run directory; for a run in an object store, an `ObjectResults`
+    (which has no `path`, `errors_path` or `run_dir`: those name local files)."""
+
+    def __new__(cls, run_dir: Path | RunLocation) -> ResultsFile:
+        if cls is ResultsFile and RunLocation.parse(run_dir).local is None:
+            return super().__new__(ObjectResults)
+        return super().__new__(cls)
+
+    def __init__(self, run_dir: Path | RunLocation) -> None:
+        self.location = RunLocation.parse(run_dir)
+        self.run_dir = self.location.local or Path()
+        self.path = self.run_dir / RESULTS
+        self.errors_path = self.run_dir / ERRORS
+
+    @property
+    def shown(self) -> str:
+        """The results file as a message names it."""
+        return str(self.path)
+
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    def modified(self) -> datetime:
+        """When a record was last written."""
+        return self.location.modified(RESULTS)
+
+    def errors(self) -> list[dict[str, Any]]:
+        """The entries of errors.jsonl (torn or unreadable lines left out)."""
+        if not self.errors_path.exists():
+            return []
+        return _entries(self.errors_path.read_text().splitlines())
+
+    def replace(self, records: list[EpisodeRecord]) -> None:
+        """Make `records` the whole content, in (task, trial) order."""
+        self.path.unlink(missing_ok=True)
+        for record in records:
+            self.append(record)
+        self.compact()
 
     def load(self) -> list[EpisodeRecord]:
         """Every complete record, the last one winning for a repeated key."""
@@ -122,6 +168,96 @@ class ResultsFile:
             os.fsync(handle.fileno())
         os.replace(temporary, self.path)
         return records
+
+
+class ObjectResults(ResultsFile):
+    """The results of a run in an object store, which has no appends: each finished episode is one
+    object (`episodes/<task id>.<trial>.json`, one PUT, so a killed process loses at most the
+    episodes in flight), each infrastructure failure too (`errors/…`). `compact` writes every record
+    to `results.jsonl` in one PUT and only then removes the episode objects it holds; a load reads
+    `results.jsonl` and the episode objects, the episode objects winning for a repeated key."""
+
+    location: ObjectRun
+
+    def __init__(self, run_dir: Path | RunLocation) -> None:
+        location = RunLocation.parse(run_dir)
+        assert isinstance(location, ObjectRun)
+        self.location = location
+
+    @property
+    def shown(self) -> str:
+        return self.location.shown(RESULTS)
+
+    def exists(self) -> bool:
+        return self.location.exists(RESULTS) or bool(self.location.list(EPISODES))
+
+    def modified(self) -> datetime:
+        stamps = [self.location.modified(name) for name in self.location.list(EPISODES)]
+        if self.location.exists(RESULTS):
+            stamps.append(self.location.modified(RESULTS))
+        return max(stamps)
+
+    def errors(self) -> list[dict[str, Any]]:
+        data = self.location.read_many(self.location.list(ERROR_OBJECTS))
+        return _entries(text.decode("utf-8") for text in data.values())
+
+    def load(self) -> list[EpisodeRecord]:
+        return self._load(self.location.list(EPISODES))
+
+    def _load(self, episodes: list[str]) -> list[EpisodeRecord]:
+        records: dict[tuple[str, int], EpisodeRecord] = {}
+        if self.location.exists(RESULTS):
+            for line in self.location.read_bytes(RESULTS).splitlines():
+                record = EpisodeRecord.model_validate_json(line)
+                records[record.key] = record
+        for data in self.location.read_many(episodes).values():
+            record = EpisodeRecord.model_validate_json(data)
+            records[record.key] = record
+        return list(records.values())
+
+    def repair(self) -> None:
+        return None  # objects are written whole or not at all
+
+    def append(self, record: EpisodeRecord) -> None:
+        self.location.write_text(episode_object(record.key), record.model_dump_json())
+
+    def append_error(self, entry: dict[str, Any]) -> None:
+        task = quote(str(entry.get("task_id", "episode")), safe="")
+        name = f"{ERROR_OBJECTS}/{task}.{entry.get('trial', 0)}.{time.time_ns()}.json"
+        self.location.write_text(name, json.dumps(entry, sort_keys=True))
+
+    def compact(self) -> list[EpisodeRecord]:
+        episodes = self.location.list(EPISODES)
+        records = sorted(self._load(episodes), key=lambda r: r.key)
+        self._write(records)
+        self.location.delete(episodes)  # only now: every one of them is in results.jsonl
+        return records
+
+    def replace(self, records: list[EpisodeRecord]) -> None:
+        self._write(sorted(records, key=lambda r: r.key))
+        self.location.delete(self.location.list(EPISODES))
+
+    def _write(self, records: list[EpisodeRecord]) -> None:
+        text = "".join(record.model_dump_json() + "\n" for record in records)
+        self.location.write_text(RESULTS, text)
+
+
+def episode_object(key: tuple[str, int]) -> str:
+    """The object of one episode's record in a run in an object store."""
+    task_id, trial = key
+    return f"{EPISODES}/{quote(task_id, safe='')}.{trial}.json"
+
+
+def _entries(lines: Iterable[str]) -> list[dict[str, Any]]:
+    entries = []
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue  # a torn line
+        if isinstance(entry, dict):
+            entries.append(entry)
+    return entries
 
 
 def drop_torn_line(path: Path) -> None:

@@ -11,9 +11,11 @@ import asyncio
 import hashlib
 import json
 import multiprocessing
+import ssl
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from queue import Empty
 from typing import Any
@@ -28,7 +30,9 @@ from taue.runner.catalog import DomainCatalog, fetch_catalog, local_catalog
 from taue.runner.control import ControlClient, InfraError
 from taue.runner.embedded import Services, embedded_services
 from taue.runner.episode import Harness, Limits, episode_seed, run_episode
+from taue.runner.manifest import RunManifest, run_manifest
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
+from taue.runner.storage import RunLocation, StorageError
 from taue.scorer.client import ScorerCallError, ScorerClient
 from taue.simulator.client import SimulatorCallError, SimulatorClient
 from taue.simulator.session import UserOptions
@@ -67,9 +71,14 @@ class RunConfig(BaseModel):
     turn_timeout: float = 120.0
     price_table: dict[str, dict[str, float]] | None = None
     """$ per million input and output tokens by model name: the agent's and the LLM user's cost."""
+    enable_thinking: bool | None = None
+    """Qwen3-family thinking on/off for the model agent and the LLM user (None: nothing sent)."""
     task_set_hash: str | None = None
     """sha256 of the tasks of the run's domains and split, as the servers serve them (set by the
     runner): runs are comparable only on the same task set. None in runs made before it was kept."""
+    manifest: RunManifest | None = None
+    """What the run was made with (version, commit, image, models and endpoints), set by the runner
+    when the run directory is made; never compared when a run resumes or shards merge."""
 
 
 @dataclass
@@ -115,14 +124,22 @@ def planned_tasks(config: RunConfig, catalogs: dict[str, DomainCatalog]) -> list
 
 
 def make_plan(config: RunConfig, catalogs: dict[str, DomainCatalog]) -> Plan:
+    """The run's (task, trial) list, sorted, then sliced to its shard.
+
+    Task ids are checked against the whole run, never the shard: a shard may hold none of them.
+    """
     plan = Plan(domains={name: catalogs[name] for name in config.domains})
     for catalog, task in planned_tasks(config, catalogs):
         plan.episodes.extend((catalog, task, trial) for trial in range(config.trials))
     if config.task_ids is not None:
-        known = {task.id for _, task, _ in plan.episodes}
-        missing = sorted(set(config.task_ids) - known)
-        if missing:
-            raise ValueError(f"unknown task ids: {', '.join(missing)}")
+        served = {task.id for name in config.domains for task in catalogs[name].tasks}
+        unknown = sorted(set(config.task_ids) - served)
+        if unknown:
+            raise ValueError(f"unknown task ids: {', '.join(unknown)}")
+        left_out = sorted(set(config.task_ids) - {task.id for _, task, _ in plan.episodes})
+        if left_out:
+            limit = "" if config.limit is None else f" --limit {config.limit}"
+            raise ValueError(f"task ids that --tasks {config.tasks}{limit} leaves out: {', '.join(left_out)}")
     plan.episodes.sort(key=lambda item: (item[1].id, item[2]))
     if config.shard is not None:
         index, count = config.shard
@@ -148,26 +165,37 @@ def with_task_set_hash(config: RunConfig, catalogs: dict[str, DomainCatalog]) ->
     return config.model_copy(update={"task_set_hash": found})
 
 
-def prepare_run_dir(run_dir: Path, config: RunConfig) -> None:
+def with_manifest(config: RunConfig) -> RunConfig:
+    if config.manifest is not None:
+        return config
+    remote_agent = config.agent if "://" in config.agent else None  # an http:// or a2a:// agent
+    agent_url = config.base_url if config.agent == "model" else remote_agent
+    manifest = run_manifest(config.model, agent_url, config.user_model, config.user_base_url)
+    return config.model_copy(update={"manifest": manifest})
+
+
+def prepare_run_dir(run_dir: Path | RunLocation, config: RunConfig) -> None:
     """Create the run directory, or check that an existing one holds the same run."""
-    run_dir.mkdir(parents=True, exist_ok=True)
-    path = run_dir / CONFIG
+    location = RunLocation.parse(run_dir)
+    location.make()
     stored = config.model_dump(mode="json")
-    if path.exists():
+    if location.exists(CONFIG):
         # Settings added since the directory was made read as their defaults, so old runs resume.
-        previous = RunConfig.model_validate(json.loads(path.read_text())).model_dump(mode="json")
+        previous = RunConfig.model_validate(json.loads(location.read_text(CONFIG))).model_dump(mode="json")
         _check_task_set(run_dir, previous.get("task_set_hash"), stored.get("task_set_hash"))
         previous["task_set_hash"] = stored["task_set_hash"]  # a run from before the hash was kept gets it
+        stored["manifest"] = previous.get("manifest") or stored["manifest"]  # the first session's
+        previous["manifest"] = stored["manifest"]
         if previous != stored:
             changed = sorted(k for k in stored if previous.get(k) != stored[k])
             raise ValueError(
                 f"{run_dir} holds a run with different settings ({', '.join(changed)}); "
                 "use another --out or the same settings"
             )
-    path.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
+    location.write_text(CONFIG, json.dumps(stored, indent=2, sort_keys=True) + "\n")
 
 
-def _check_task_set(run_dir: Path, before: str | None, now: str | None) -> None:
+def _check_task_set(run_dir: Path | RunLocation, before: str | None, now: str | None) -> None:
     if before is not None and now is not None and before != now:
         raise ValueError(
             f"{run_dir} was run on other tasks (task-set hash {before[:12]}, now {now[:12]}); "
@@ -197,9 +225,13 @@ class Outcome:
     errors: list[str] = field(default_factory=list)
 
 
+class StorageLost(RuntimeError):
+    """The run's object store failed after episodes had started; the ones stored so far are kept."""
+
+
 async def execute_run(
     config: RunConfig,
-    run_dir: Path,
+    run_dir: Path | RunLocation,
     services: Services | dict[str, str] | None,
     concurrency: int,
     on_progress: Callable[[int, int], None] | None = None,
@@ -214,7 +246,7 @@ async def execute_run(
     """
     given = services if isinstance(services, Services) else Services(env=services or {})
     catalogs = await load_catalogs(config.domains, given, admin_token, config.split)
-    config = with_task_set_hash(config, catalogs)
+    config = with_manifest(with_task_set_hash(config, catalogs))
     plan = make_plan(config, catalogs)
     prepare_run_dir(run_dir, config)
     results = ResultsFile(run_dir)
@@ -235,11 +267,14 @@ async def execute_run(
         if on_progress is not None:
             on_progress(counts["completed"] + counts["failed"], len(todo))
 
-    if workers > 1 and len(todo) > 1:
-        await _run_in_workers(config, todo, given, concurrency, admin_token, workers, collect)
-    else:
-        await run_episodes(config, todo, given, concurrency, admin_token, collect)
-    records = results.compact()
+    try:
+        if workers > 1 and len(todo) > 1:
+            await _run_in_workers(config, todo, given, concurrency, admin_token, workers, collect)
+        else:
+            await run_episodes(config, todo, given, concurrency, admin_token, collect)
+        records = results.compact()
+    except StorageError as exc:
+        raise StorageLost(f"{exc}; the episodes stored before are kept: rerun to resume") from exc
     return RunReport(
         len(plan.episodes), len(plan.episodes) - len(todo), counts["completed"], counts["failed"], records
     )
@@ -257,7 +292,8 @@ async def run_episodes(
     domains = sorted({domain for domain, _, _ in keys})
     size = min(concurrency, 16) + 4  # httpcore scans every pooled connection per request: keep it small
     transport = httpx2.AsyncHTTPTransport(
-        limits=httpx2.Limits(max_connections=size, max_keepalive_connections=size)
+        verify=default_ssl_context(),
+        limits=httpx2.Limits(max_connections=size, max_keepalive_connections=size),
     )
     async with (
         embedded_services(domains, given) as services,
@@ -275,7 +311,12 @@ async def run_episodes(
             harness = Harness(
                 run=config.run,
                 agent=config.agent,
-                user=UserOptions(backend=config.user, model=config.user_model, base_url=config.user_base_url),
+                user=UserOptions(
+                    backend=config.user,
+                    model=config.user_model,
+                    base_url=config.user_base_url,
+                    enable_thinking=config.enable_thinking,
+                ),
                 agent_options=agent_options(config),
                 controls=controls,
                 simulator=simulator,
@@ -362,7 +403,7 @@ async def load_catalogs(
     catalogs = {name: local_catalog(name, split) for name in domains if name not in given.env}
     remote = [name for name in domains if name in given.env]
     if remote:
-        async with httpx2.AsyncClient(timeout=httpx2.Timeout(60.0)) as http:
+        async with httpx2.AsyncClient(verify=default_ssl_context(), timeout=httpx2.Timeout(60.0)) as http:
             for name in remote:
                 try:
                     control = ControlClient(given.env[name], http, admin_token)
@@ -370,6 +411,12 @@ async def load_catalogs(
                 except InfraError as exc:  # before any episode: a setting to fix, not a failure to retry
                     raise ValueError(f"domain {name!r}: {exc}") from exc
     return catalogs
+
+
+@cache
+def default_ssl_context() -> ssl.SSLContext:
+    """The default TLS settings, loaded once per process (loading the CA store takes ~30 ms a run)."""
+    return httpx2.create_ssl_context()
 
 
 def agent_options(config: RunConfig) -> AgentOptions:
@@ -380,6 +427,7 @@ def agent_options(config: RunConfig) -> AgentOptions:
         turn_timeout=config.turn_timeout,
         seed=config.seed,
         price_table=config.price_table,
+        enable_thinking=config.enable_thinking,
     )
 
 

@@ -33,7 +33,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
 COMPOSE_PROFILES = ("runner", "vllm")
-KUSTOMIZE_ROOTS = ("k8s/overlays/dev", "k8s/overlays/leaderboard", "k8s/overlays/leaderboard/merge")
+KUSTOMIZE_ROOTS = ("k8s/overlays/dev", "k8s/overlays/leaderboard")
 KUBERNETES_VERSION = "1.33"
 # Variables that would change what compose renders; validation uses the documented defaults.
 COMPOSE_VARIABLE_PREFIXES = ("TAUE_", "VLLM_", "HF_", "COMPOSE_")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC
 from pathlib import Path
 from statistics import fmean
 from typing import Any
@@ -13,7 +13,8 @@ from typing import Any
 from taue.report.failures import Failure, attribute_records, failure_categories
 from taue.runner.audit import AuditReport, audit_run
 from taue.runner.interaction import interaction_stats
-from taue.runner.results import CONFIG, ERRORS, EpisodeRecord, ResultsFile
+from taue.runner.results import CONFIG, RESULTS, EpisodeRecord, ResultsFile
+from taue.runner.storage import RunLocation, StorageError
 from taue.scorer.metrics import LEVEL, RESAMPLES, EpisodeOutcome, bootstrap_ci, pass_hat_k, summarize
 
 
@@ -24,7 +25,8 @@ class RunError(ValueError):
 @dataclass
 class RunData:
     name: str
-    path: Path
+    path: RunLocation
+    """The run directory: a local folder or an object-store prefix (agent-runner/storage.py)."""
     config: dict[str, Any]
     records: list[EpisodeRecord]
     metrics: dict[str, Any]
@@ -47,16 +49,26 @@ class RunData:
         return self.config.get("task_set_hash")
 
 
-def load_run(path: Path) -> RunData:
-    """Read a run directory; raises `RunError` with a one-line reason when it is not one."""
+def load_run(path: Path | str | RunLocation) -> RunData:
+    """Read a run directory (a folder or an object-store URL); raises `RunError` with a one-line
+    reason when it is not one."""
+    try:
+        return _load_run(RunLocation.parse(path))
+    except StorageError as exc:
+        raise RunError(str(exc)) from None
+
+
+def _load_run(path: RunLocation) -> RunData:
     results = ResultsFile(path)
-    if not path.is_dir():
-        raise RunError(f"{path} is not a directory")
-    if not results.path.exists():
-        raise RunError(f"{path} holds no {results.path.name}")
+    if not path.exists():
+        raise RunError(path.absent)
+    if not results.exists():
+        raise RunError(f"{path} holds no {RESULTS}")
     try:
         records = results.load()
-        config = json.loads((path / CONFIG).read_text()) if (path / CONFIG).exists() else {}
+        config = json.loads(path.read_text(CONFIG)) if path.exists(CONFIG) else {}
+    except StorageError:
+        raise
     except ValueError as exc:
         raise RunError(f"{path}: unreadable run ({str(exc).splitlines()[0]})") from exc
     if not records:
@@ -79,7 +91,7 @@ def load_run(path: Path) -> RunData:
     )
 
 
-def load_runs(paths: list[Path]) -> list[RunData]:
+def load_runs(paths: list[Path] | list[str] | list[RunLocation]) -> list[RunData]:
     """Several runs; runs with the same name get their folder name added, so each is told apart."""
     runs = [load_run(path) for path in paths]
     names = [run.name for run in runs]
@@ -89,20 +101,26 @@ def load_runs(paths: list[Path]) -> list[RunData]:
     return runs
 
 
-def open_infra_errors(run_dir: Path, records: list[EpisodeRecord]) -> list[tuple[str, str, int]]:
+def runs_under(location: RunLocation) -> list[RunLocation]:
+    """The location itself when it holds a run, else the runs (folders with run.json) just below it,
+    by name; the location itself when there are none, for `load_run` to say what is missing."""
+    if location.exists(CONFIG) or ResultsFile(location).exists():
+        return [location]
+    return [child for child in location.children() if child.exists(CONFIG)] or [location]
+
+
+def open_infra_errors(
+    run_dir: Path | RunLocation, records: list[EpisodeRecord]
+) -> list[tuple[str, str, int]]:
     """(domain, task, trial) of each episode of errors.jsonl that failed for infrastructure reasons
     and was not rerun since: it has no record."""
-    path = run_dir / ERRORS
-    if not path.exists():
-        return []
     done = {record.key for record in records}
     failed = set()
-    for line in path.read_text().splitlines():
+    for entry in ResultsFile(run_dir).errors():
         try:
-            entry = json.loads(line)
             failed.add((str(entry["domain"]), str(entry["task_id"]), int(entry["trial"])))
         except (ValueError, KeyError, TypeError):
-            continue  # a torn line
+            continue  # an entry without its episode
     return sorted(key for key in failed if key[1:] not in done)
 
 
@@ -146,5 +164,4 @@ def cost_per_task(run: RunData) -> float | None:
 
 def run_date(run: RunData) -> str:
     """The day the run's results were last written (UTC)."""
-    stamp = (run.path / "results.jsonl").stat().st_mtime
-    return datetime.fromtimestamp(stamp, UTC).date().isoformat()
+    return ResultsFile(run.path).modified().astimezone(UTC).date().isoformat()

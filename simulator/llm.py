@@ -168,6 +168,21 @@ def shared_client(base_url: str) -> openai.AsyncOpenAI:
     return clients[key]
 
 
+def thinking_switch(enable_thinking: bool | None) -> dict[str, Any]:
+    """The request field that turns a Qwen3-family model's thinking on or off; nothing for None."""
+    if enable_thinking is None:
+        return {}
+    return {"chat_template_kwargs": {"enable_thinking": enable_thinking}}
+
+
+def openai_arguments(body: dict[str, Any]) -> dict[str, Any]:
+    """`create()` arguments for a request body: fields the openai client does not know go in extra_body."""
+    if "chat_template_kwargs" not in body:
+        return body
+    standard = {key: value for key, value in body.items() if key != "chat_template_kwargs"}
+    return {**standard, "extra_body": {"chat_template_kwargs": body["chat_template_kwargs"]}}
+
+
 def agent_content(turn: AgentTurn) -> str:
     """The agent's message, followed by the service's confirmations the customer received."""
     return "\n".join([turn.message, *(n.render() for n in turn.notifications)])
@@ -216,6 +231,7 @@ class LLMUser:
             "temperature": self.options.temperature,
             "seed": self.seed,
             "max_tokens": MAX_TOKENS,
+            **thinking_switch(self.options.enable_thinking),
         }
 
     async def _complete(self) -> str:
@@ -239,7 +255,7 @@ class LLMUser:
         while True:
             try:
                 client = shared_client(self.options.base_url or "")
-                return await client.chat.completions.create(**self.request())
+                return await client.chat.completions.create(**openai_arguments(self.request()))
             except openai.APIError as exc:
                 if _retryable(exc) and delays:
                     await asyncio.sleep(delays.pop(0))

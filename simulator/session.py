@@ -19,6 +19,8 @@ class UserOptions(BaseModel):
     model: str | None = None
     base_url: str | None = None
     temperature: float = 0.0
+    enable_thinking: bool | None = None
+    """Sent as `chat_template_kwargs: {"enable_thinking": ...}` (Qwen3 templates); None sends nothing."""
 
 
 class UserBackend(Protocol):

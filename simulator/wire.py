@@ -126,6 +126,7 @@ def options_message(options: UserOptions) -> simulator_pb2.UserOptions:
         model=options.model or "",
         base_url=options.base_url or "",
         temperature=options.temperature,
+        enable_thinking=options.enable_thinking,
     )
 
 
@@ -135,6 +136,7 @@ def options_from_message(message: simulator_pb2.UserOptions) -> UserOptions:
         model=message.model or None,
         base_url=message.base_url or None,
         temperature=message.temperature,
+        enable_thinking=message.enable_thinking if message.HasField("enable_thinking") else None,
     )
 
 

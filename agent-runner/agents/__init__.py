@@ -41,6 +41,8 @@ class AgentOptions(BaseModel):
     turn_timeout: float = 120.0
     price_table: dict[str, dict[str, float]] | None = None
     """Model name -> {"input": $ per 1M tokens, "output": $ per 1M tokens}."""
+    enable_thinking: bool | None = None
+    """Sent as `chat_template_kwargs: {"enable_thinking": ...}` (Qwen3 templates); None sends nothing."""
 
 
 def adapter_kind(spec: str) -> str:

@@ -134,6 +134,9 @@ class ModelAgent:
         extra: dict[str, Any] = {"tools": self.tools} if self.tools else {}
         if self.options.seed is not None:
             extra["seed"] = self.options.seed
+        if self.options.enable_thinking is not None:
+            # not an OpenAI parameter: the client passes it through only as an extra body field
+            extra["extra_body"] = {"chat_template_kwargs": {"enable_thinking": self.options.enable_thinking}}
         try:
             response = await self.client.chat.completions.create(
                 model=self.model, messages=self.messages, temperature=self.options.temperature, **extra

@@ -98,16 +98,18 @@ class UserTask(_message.Message):
     def __init__(self, task_id: _Optional[str] = ..., domain: _Optional[str] = ..., scenario: _Optional[_Union[UserScenario, _Mapping]] = ..., instruction: _Optional[str] = ..., emotion: _Optional[_Union[EmotionCondition, _Mapping]] = ...) -> None: ...
 
 class UserOptions(_message.Message):
-    __slots__ = ("backend", "model", "base_url", "temperature")
+    __slots__ = ("backend", "model", "base_url", "temperature", "enable_thinking")
     BACKEND_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     BASE_URL_FIELD_NUMBER: _ClassVar[int]
     TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    ENABLE_THINKING_FIELD_NUMBER: _ClassVar[int]
     backend: str
     model: str
     base_url: str
     temperature: float
-    def __init__(self, backend: _Optional[str] = ..., model: _Optional[str] = ..., base_url: _Optional[str] = ..., temperature: _Optional[float] = ...) -> None: ...
+    enable_thinking: bool
+    def __init__(self, backend: _Optional[str] = ..., model: _Optional[str] = ..., base_url: _Optional[str] = ..., temperature: _Optional[float] = ..., enable_thinking: _Optional[bool] = ...) -> None: ...
 
 class StartSessionRequest(_message.Message):
     __slots__ = ("task", "seed", "options")

@@ -10,7 +10,7 @@ from taue.report.exports.common import ExportError, Written
 FORMATS = ("inspect", "tau2")
 
 
-def export_run(run_dir: Path, format: str, out: Path) -> list[Written]:
+def export_run(run_dir: Path | str, format: str, out: Path) -> list[Written]:
     """Write `run_dir` under `out` in `format`; an `ExportError` (nothing written) when the format
     is unknown, its package is missing or `run_dir` holds no run."""
     if format not in FORMATS:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC
 from functools import cached_property
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -17,6 +17,7 @@ from taue.report.failures import Failure, attribute_records, installed_tasks
 from taue.report.run_data import open_infra_errors
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig
+from taue.runner.storage import RunLocation, StorageError
 
 PACKAGE = "tau-emotion-bench"
 
@@ -37,7 +38,7 @@ class Written(BaseModel):
 class Run:
     """A run directory, loaded once for an export."""
 
-    path: Path
+    path: RunLocation
     config: RunConfig
     records: list[EpisodeRecord]
     infra_errors: list[tuple[str, str, int]] = field(default_factory=list)
@@ -83,22 +84,32 @@ class Run:
         return hashlib.sha256(text.encode()).hexdigest()[:22]
 
 
-def load_run(run_dir: Path) -> Run:
-    """The run in `run_dir`, or an `ExportError` when it is not a run directory with records."""
-    if not run_dir.is_dir():
-        raise ExportError(f"{run_dir} is not a directory")
-    results = ResultsFile(run_dir)
-    if not results.path.exists():
-        raise ExportError(f"{results.path} does not exist (not a run directory)")
-    if not (run_dir / CONFIG).exists():
-        raise ExportError(f"{run_dir / CONFIG} does not exist (not a run directory)")
+def load_run(run_dir: Path | str | RunLocation) -> Run:
+    """The run in `run_dir` (a folder or an object-store URL), or an `ExportError` when it is not a
+    run directory with records."""
     try:
-        config = RunConfig.model_validate_json((run_dir / CONFIG).read_text())
+        return _load_run(RunLocation.parse(run_dir))
+    except StorageError as exc:
+        raise ExportError(str(exc)) from None
+
+
+def _load_run(run_dir: RunLocation) -> Run:
+    if not run_dir.exists():
+        raise ExportError(run_dir.absent)
+    results = ResultsFile(run_dir)
+    if not results.exists():
+        raise ExportError(f"{results.shown} does not exist (not a run directory)")
+    if not run_dir.exists(CONFIG):
+        raise ExportError(f"{run_dir.shown(CONFIG)} does not exist (not a run directory)")
+    try:
+        config = RunConfig.model_validate_json(run_dir.read_text(CONFIG))
         records = results.load()
+    except StorageError:
+        raise
     except (ValidationError, ValueError) as exc:
         raise ExportError(f"{run_dir} holds an unreadable run: {_first_line(exc)}") from None
     if not records:
-        raise ExportError(f"{results.path} holds no episodes")
+        raise ExportError(f"{results.shown} holds no episodes")
     return Run(path=run_dir, config=config, records=records, infra_errors=open_infra_errors(run_dir, records))
 
 
@@ -115,7 +126,7 @@ def run_started(run: Run, records: list[EpisodeRecord]) -> str:
     starts = [start for start, _ in map(episode_clock, records) if start]
     if starts:
         return min(starts)
-    modified = datetime.fromtimestamp(ResultsFile(run.path).path.stat().st_mtime, UTC)
+    modified = ResultsFile(run.path).modified().astimezone(UTC)
     return modified.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 

@@ -7,7 +7,6 @@ import json
 import os
 import pkgutil
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -16,6 +15,7 @@ from rich.console import Console
 from taue.cli import commands
 from taue.cli.options import fail as _fail
 from taue.cli.options import parse_domains as _parse_domains
+from taue.cli.options import parse_location as _parse_location
 
 # Everything below the CLI is imported inside the commands that need it, so `taue --help` and every
 # command start without loading servers, models or gRPC.
@@ -113,8 +113,10 @@ def tasks_validate(
 
 @app.command()
 def merge(
-    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories to combine (e.g. the shards).")],
-    out: Annotated[Path, typer.Option(help="Directory for the merged run.")],
+    run_dirs: Annotated[
+        list[str], typer.Argument(help="Run directories or object-store URLs to combine (e.g. the shards).")
+    ],
+    out: Annotated[str, typer.Option(help="Directory (or object-store URL) for the merged run.")],
     name: Annotated[
         str | None,
         typer.Option(
@@ -123,14 +125,19 @@ def merge(
     ] = None,
 ) -> None:
     """Combine shard runs into one run, identical to an unsharded run of the same settings."""
-    from taue.runner.merge import MergeError, merge_runs
+    from rich.markup import escape
 
+    from taue.runner.merge import MergeError, merge_runs
+    from taue.runner.storage import StorageError
+
+    shards, merged = [_parse_location(run_dir) for run_dir in run_dirs], _parse_location(out)
     try:
-        report = merge_runs(run_dirs, out, name)
-    except MergeError as exc:
-        raise _fail(str(exc)) from None
+        report = merge_runs(shards, merged, name)
+    except (MergeError, StorageError) as exc:
+        raise _fail(escape(str(exc))) from None
     console.print(
-        f"{report.episodes} episodes from {len(run_dirs)} runs -> {out / 'results.jsonl'} (run {report.run})"
+        f"{report.episodes} episodes from {len(run_dirs)} runs -> {merged.shown('results.jsonl')} "
+        f"(run {report.run})"
     )
     if report.missing:
         console.print(

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from taue.runner.storage import RunLocation
 
 console = Console(stderr=True, soft_wrap=True)
 
@@ -72,3 +76,15 @@ def parse_price_table(path: Path | None) -> dict[str, dict[str, float]] | None:
     if not valid:
         raise fail(f'{path}: expected {{"MODEL": {{"input": $/1M tokens, "output": $/1M tokens}}}}')
     return table
+
+
+def parse_location(value: str | Path) -> RunLocation:
+    """A run directory: a local path, or an object-store URL (s3://, gs://, az://, file://)."""
+    from rich.markup import escape
+
+    from taue.runner.storage import RunLocation, StorageError
+
+    try:
+        return RunLocation.parse(value)
+    except StorageError as exc:
+        raise fail(escape(str(exc))) from None

@@ -2,7 +2,8 @@
 
 What depends on which domains exist is never hand-copied: the per-domain Kubernetes manifests
 (`k8s/base/domains/<d>.yaml`) are rendered whole from one template, and the parts of hand-written files
-that list domains sit between markers and are rendered in place:
+that list domains sit between markers and are rendered in place (the two model servers of
+`k8s/components/vllm/`, for the agent and the user model, are rendered from one template too):
 
     # >>> taue deploy render: <region>
     ... (rendered, indented like the opening marker)
@@ -28,9 +29,11 @@ REGION_FILES = (
     "docker-compose.yml",
     "k8s/base/kustomization.yaml",
     "k8s/overlays/dev/smoke-job.yaml",
-    "k8s/overlays/leaderboard/job.yaml",
 )
 DOMAIN_MANIFESTS = "k8s/base/domains"
+MODEL_SERVER_MANIFESTS = "k8s/components/vllm"
+MODEL_SERVER_ROLES = ("agent", "user")
+"""One vLLM server for the model under test, one for the LLM user: `vllm-agent`, `vllm-user`."""
 MARKER = re.compile(r"^(?P<indent>[ ]*)# >>> taue deploy render: (?P<region>[a-z-]+)[ ]*$")
 END = "# <<< taue deploy render"
 
@@ -103,6 +106,9 @@ def rendered_files(root: Path, names: Sequence[str]) -> dict[str, str]:
     template = _template("k8s-domain.yaml")
     for domain in domains:
         wanted[f"{DOMAIN_MANIFESTS}/{domain}.yaml"] = _fill(template, domain)
+    model_server = _template("k8s-vllm.yaml")
+    for role in MODEL_SERVER_ROLES:
+        wanted[f"{MODEL_SERVER_MANIFESTS}/{role}.yaml"] = model_server.replace("@ROLE@", role)
     return wanted
 
 

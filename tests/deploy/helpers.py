@@ -108,7 +108,7 @@ def assert_cli_accepts(args: list[str]) -> None:
             command = command.commands[arg]
         else:
             break
-    options = {opt for param in command.params for opt in param.opts}
+    options = {opt for param in command.params for opt in [*param.opts, *param.secondary_opts]}
     used = {arg.split("=", 1)[0] for arg in args if arg.startswith("--")}
     assert used <= options, f"taue {' '.join(path)} has no option {sorted(used - options)}"
     if path[:2] == ["serve", "env"]:

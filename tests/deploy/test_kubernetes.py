@@ -4,8 +4,6 @@ Broken copies written to tmp_path must fail."""
 
 from __future__ import annotations
 
-import re
-import shlex
 import shutil
 from pathlib import Path
 
@@ -28,6 +26,14 @@ from tests.deploy.helpers import (
 )
 from tests.paths import ROOT
 
+MODEL_SERVER = "model-server"
+AGENT_UNDER_TEST = {"taue.dev/agent-under-test": "true"}
+MCP_CLIENTS = [
+    {"podSelector": {"matchLabels": RUNNER}},
+    {"podSelector": {"matchLabels": AGENT_UNDER_TEST}},
+    {"namespaceSelector": {"matchLabels": AGENT_UNDER_TEST}},
+]
+
 pytestmark = pytest.mark.xdist_group("deploy-config")  # session fixtures: built once, on one worker
 
 
@@ -43,10 +49,13 @@ def test_kubernetes_validate_command_line_agrees(rendered: dict[str, list[Manife
     docs = rendered["k8s/overlays/leaderboard"]
     assert validate.validate_with_cli(docs) == []
     broken = [
-        dict(doc, spec={**doc["spec"], "completionMode": 7}) if doc["kind"] == "Job" else doc for doc in docs
+        dict(doc, spec={**doc["spec"], "strategy": 7})
+        if (doc["kind"], doc["metadata"]["name"]) == ("Deployment", "vllm-agent")
+        else doc
+        for doc in docs
     ]
     problems = validate.validate_with_cli(broken)
-    assert len(problems) == 1 and "job/taue-leaderboard" in problems[0] and "completionMode" in problems[0]
+    assert len(problems) == 1 and "deployment/vllm-agent" in problems[0] and "strategy" in problems[0]
     assert validate.validate_manifests(broken) != []
 
 
@@ -106,8 +115,9 @@ def test_workloads_are_hardened(rendered: dict[str, list[Manifest]]) -> None:
     for root, docs in rendered.items():
         workloads = pod_specs(docs)
         assert workloads, root
-        for doc, pod, _ in workloads:
+        for doc, pod, labels in workloads:
             where = f"{root}: {doc['kind']}/{doc['metadata']['name']}"
+            image = IMAGE if labels.get("app.kubernetes.io/component") != MODEL_SERVER else "vllm-openai"
             context = pod["securityContext"]
             assert context["runAsNonRoot"] is True and context["runAsUser"] != 0, where
             assert context["seccompProfile"]["type"] == "RuntimeDefault", where
@@ -122,12 +132,21 @@ def test_workloads_are_hardened(rendered: dict[str, list[Manifest]]) -> None:
                     assert {"cpu", "memory"} <= set(container["resources"][bound]), where
                 mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
                 assert "emptyDir" in volumes[mounts["/tmp"]], f"{where}: /tmp must be an emptyDir"
-                assert container["image"].split("/")[-1].startswith(f"{IMAGE}:"), where
+                assert container["image"].split("/")[-1].startswith(f"{image}:"), where
+
+
+def benchmark_services(docs: list[Manifest]) -> dict[str, Manifest]:
+    """The Deployments of the benchmark's own services (the model servers are checked in test_cluster_run)."""
+    return {
+        name: doc
+        for name, doc in by_kind(docs, "Deployment").items()
+        if doc["metadata"]["labels"].get("app.kubernetes.io/component") != MODEL_SERVER
+    }
 
 
 def test_services_have_probes_and_match_the_cli(overlays: dict[str, list[Manifest]]) -> None:
     for root, docs in overlays.items():
-        deployments = by_kind(docs, "Deployment")
+        deployments = benchmark_services(docs)
         services = by_kind(docs, "Service")
         assert set(deployments) == set(DOMAINS) | set(GRPC_SERVICES), root
         for name, deployment in deployments.items():
@@ -140,7 +159,13 @@ def test_services_have_probes_and_match_the_cli(overlays: dict[str, list[Manifes
                 assert args[:3] == ["serve", "env", name]
                 assert ports == {"mcp": int(flag(args, "--mcp-port")[0]), "control": 9000}
                 assert flag(args, "--control-port") == ["9000"]
-                assert f"{name}:{ports['mcp']}" in flag(args, "--allowed-host")
+                public = f"{name}.$(TAUE_MCP_HOST_SUFFIX)"
+                assert flag(args, "--public-host") == [public], "MCP URLs must resolve from any namespace"
+                assert flag(args, "--allowed-host") == [f"{public}:{ports['mcp']}", f"{name}:{ports['mcp']}"]
+                env = {e["name"]: e for e in container["env"]}
+                assert env["TAUE_MCP_HOST_SUFFIX"]["value"] == "$(POD_NAMESPACE).svc.cluster.local"
+                assert env["POD_NAMESPACE"]["valueFrom"] == {"fieldRef": {"fieldPath": "metadata.namespace"}}
+                assert list(env).index("POD_NAMESPACE") < list(env).index("TAUE_MCP_HOST_SUFFIX")
                 for probe in probes:
                     assert probe["httpGet"] == {"path": "/healthz", "port": "control"}, f"{root}: {name}"
             else:
@@ -174,7 +199,7 @@ def test_network_policies_guard_control_ports(overlays: dict[str, list[Manifest]
             and p["spec"]["policyTypes"] == ["Ingress"]
             for p in policies
         ), f"{root}: a default-deny ingress policy"
-        for name, deployment in by_kind(docs, "Deployment").items():
+        for name, deployment in benchmark_services(docs).items():
             labels = deployment["spec"]["template"]["metadata"]["labels"]
             ports = {
                 p["name"]: p["containerPort"]
@@ -188,60 +213,12 @@ def test_network_policies_guard_control_ports(overlays: dict[str, list[Manifest]
                     f"{root}: {name}:{port} must be reachable from runner pods only, got {sources}"
                 )
             if name in DOMAINS:
-                assert "anyone" in ingress_sources(policies, labels, ports["mcp"]), (
-                    f"{root}: agents reach MCP"
+                assert ingress_sources(policies, labels, ports["mcp"]) == MCP_CLIENTS, (
+                    f"{root}: MCP only for runner pods and agents under test (pods or namespaces by label)"
                 )
         for doc in by_kind(docs, "Job").values():
             labels = doc["spec"]["template"]["metadata"]["labels"]
             assert selects({"matchLabels": RUNNER}, labels), f"{root}: Job pods need the runner label"
-
-
-def test_leaderboard_indexed_job(rendered: dict[str, list[Manifest]]) -> None:
-    docs = rendered["k8s/overlays/leaderboard"]
-    job = by_kind(docs, "Job")["taue-leaderboard"]
-    spec = job["spec"]
-    assert spec["completionMode"] == "Indexed"
-    assert 1 <= spec["parallelism"] <= spec["completions"]
-    assert spec["backoffLimitPerIndex"] >= 1
-    pod = spec["template"]["spec"]
-    assert pod["restartPolicy"] == "Never"
-    [container] = pod["containers"]
-    args = container["args"]
-    assert_cli_accepts(args)
-    assert args[0] == "run"
-    assert flag(args, "--shard") == [f"$(JOB_COMPLETION_INDEX)/{spec['completions']}"]
-    assert flag(args, "--name") == ["$(TAUE_RUN_NAME)"]
-    [out] = flag(args, "--out")
-    assert out.startswith("/runs/$(TAUE_RUN_NAME)/") and "$(JOB_COMPLETION_INDEX)" in out
-    assert set(flag(args, "--env")) == {f"{d}=http://{d}:9000" for d in DOMAINS}
-    config = by_kind(docs, "ConfigMap")[container["envFrom"][0]["configMapRef"]["name"]]["data"]
-    defined = set(config) | {e["name"] for e in container["env"]} | {"JOB_COMPLETION_INDEX"}
-    used = {v for arg in args for v in re.findall(r"\$\(([A-Z_]+)\)", arg)}
-    assert used <= defined, f"undefined variables {sorted(used - defined)}"
-    claim = next(v for v in pod["volumes"] if v["name"] == "runs")["persistentVolumeClaim"]["claimName"]
-    assert by_kind(docs, "PersistentVolumeClaim")[claim]["spec"]["accessModes"] == ["ReadWriteMany"]
-    assert {"mountPath": "/runs", "name": "runs"} in container["volumeMounts"]
-    rules = spec["podFailurePolicy"]["rules"]
-    assert {
-        "action": "FailIndex",
-        "onExitCodes": {"containerName": "runner", "operator": "In", "values": [2]},
-    } in rules
-
-
-def test_leaderboard_merge_job_reads_the_shards(rendered: dict[str, list[Manifest]]) -> None:
-    leaderboard, [merge] = rendered["k8s/overlays/leaderboard"], rendered["k8s/overlays/leaderboard/merge"]
-    job = by_kind(leaderboard, "Job")["taue-leaderboard"]
-    [runner] = job["spec"]["template"]["spec"]["containers"]
-    [container] = merge["spec"]["template"]["spec"]["containers"]
-    assert merge["metadata"]["namespace"] == job["metadata"]["namespace"]
-    assert container["image"] == runner["image"]
-    assert container["envFrom"] == runner["envFrom"]
-    assert merge["spec"]["template"]["spec"]["volumes"][1] == job["spec"]["template"]["spec"]["volumes"][1]
-    script = container["args"][0]
-    shard_out = flag(runner["args"], "--out")[0].replace("$(TAUE_RUN_NAME)", '"$TAUE_RUN_NAME"')
-    assert shard_out.replace("$(JOB_COMPLETION_INDEX)", "*") in script
-    for step in script.split("&&"):
-        assert_cli_accepts(shlex.split(step.replace('"$TAUE_RUN_NAME"', "run"))[1:])
 
 
 def test_dev_overlay_has_secret_and_smoke_job(rendered: dict[str, list[Manifest]]) -> None:

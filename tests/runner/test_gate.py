@@ -227,7 +227,7 @@ def test_runs_on_other_task_sets_are_refused_naming_both_hashes(tmp_path: Path) 
     run = write_run(tmp_path / "run", {"a": [1, 1]}, task_set_hash="a" * 64)
     base = write_run(tmp_path / "base", {"a": [1, 1]}, task_set_hash="b" * 64)
     old = write_run(tmp_path / "old", {"a": [1, 1]})  # made before the hash was kept
-    with pytest.raises(GateError, match="task_set_hash: run 'a{64}', baseline 'b{64}'"):
+    with pytest.raises(GateError, match=r"task_set_hash: run 'a{64}', baseline 'b{64}'"):
         gate(run, base)
     result = gate(run, old)
     assert not result.failed and any(w.startswith("settings differ: task_set_hash") for w in result.warnings)

@@ -51,3 +51,19 @@ async def test_shards_of_other_task_sets_do_not_merge(tmp_path: Path) -> None:
     (second / "run.json").write_text(json.dumps({**stored, "task_set_hash": "f" * 64}))
     with pytest.raises(MergeError, match=r"other tasks.*ffffffffffff"):
         merge_runs([first, second], tmp_path / "merged")
+
+
+async def test_run_json_holds_the_manifest_of_the_first_session(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("TAUE_IMAGE_DIGEST", "sha256:" + "1" * 64)
+    await execute_run(config(user_base_url="https://key:secret@llm.example/v1?key=abc"), tmp_path, None, 4)
+    manifest = json.loads((tmp_path / "run.json").read_text())["manifest"]
+    assert manifest["taue_version"] != "unknown" and manifest["image_digest"] == "sha256:" + "1" * 64
+    assert manifest["user"]["base_url"] == "https://llm.example/v1"  # no credentials, no query
+    assert manifest["python"] and manifest["platform"]
+    assert manifest["git_commit"] is None or len(manifest["git_commit"]) == 40
+    monkeypatch.setenv("TAUE_IMAGE_DIGEST", "sha256:" + "2" * 64)
+    again = await execute_run(
+        config(user_base_url="https://key:secret@llm.example/v1?key=abc"), tmp_path, None, 4
+    )
+    assert again.skipped == 1
+    assert json.loads((tmp_path / "run.json").read_text())["manifest"] == manifest  # resumes, keeps the first

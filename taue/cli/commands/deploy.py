@@ -26,7 +26,8 @@ def render_command(
     ] = Path("."),
 ) -> None:
     """Render docker-compose.yml's domain services and runner flags, the k8s per-domain manifests and
-    the lists of domains in the kustomization and runner Jobs, from the registered domains."""
+    the lists of domains in the kustomization and smoke Job, from the registered domains; and the two
+    vLLM model servers of k8s/components/vllm from one template."""
     from taue.deploy.render import RenderError, differences, render
     from taue.envs.runtime.discovery import domain_names
 

@@ -20,7 +20,10 @@ def register(app: typer.Typer) -> None:
 
 
 def export_command(
-    run_dir: Annotated[Path, typer.Argument(help="A run directory (holding run.json and results.jsonl).")],
+    run_dir: Annotated[
+        str,
+        typer.Argument(help="A run directory (holding run.json and results.jsonl), or its object-store URL."),
+    ],
     format: Annotated[
         str,
         typer.Option(

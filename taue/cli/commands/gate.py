@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -20,8 +19,10 @@ def register(app: typer.Typer) -> None:
 
 
 def gate_command(
-    run_dir: Annotated[Path, typer.Argument(help="The run under test (a `taue run` output directory).")],
-    baseline: Annotated[Path, typer.Option(help="The baseline run directory to compare against.")],
+    run_dir: Annotated[
+        str, typer.Argument(help="The run under test (a `taue run` output directory or object-store URL).")
+    ],
+    baseline: Annotated[str, typer.Option(help="The baseline run directory (or URL) to compare against.")],
     metric: Annotated[
         str, typer.Option(help=f"Per-task metric compared: {' | '.join(METRICS)}.")
     ] = "avg_at_k",

@@ -4,18 +4,27 @@ site ranking runs made on one task set)."""
 from __future__ import annotations
 
 import os
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from taue.cli.options import fail
+from taue.cli.options import fail, parse_location
+
+if TYPE_CHECKING:
+    from taue.runner.storage import RunLocation
 
 console = Console(stderr=True, soft_wrap=True)
-RunDirs = Annotated[list[Path], typer.Argument(help="Run directories (each holding results.jsonl).")]
+RunDirs = Annotated[
+    list[str],
+    typer.Argument(help="Run directories (each holding results.jsonl), or their object-store URLs."),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -54,8 +63,16 @@ def report(
 
 
 def leaderboard(
-    run_dirs: RunDirs,
-    out: Annotated[Path, typer.Option(help="The folder of the site (created).")] = Path("site"),
+    run_dirs: Annotated[
+        list[str],
+        typer.Argument(
+            help="Run directories or object-store URLs; a folder or prefix holding several runs (each "
+            "with run.json) stands for all of them."
+        ),
+    ],
+    out: Annotated[
+        str, typer.Option(help="The folder of the site (created), or an object-store URL to upload it to.")
+    ] = "site",
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
     """A static site ranking the runs (model, agent kind, user, Avg@k, pass^1..k, UNSATISFIED, cost per
@@ -66,32 +83,56 @@ def leaderboard(
     from taue.report.leaderboard import LeaderboardError, check_task_sets, write_site
 
     started = time.perf_counter()
-    runs = _load(run_dirs)
+    runs = _load(run_dirs, expand=True)
     try:
         check_task_sets(runs)
     except LeaderboardError as exc:
         raise fail(str(exc)) from None
-    if out.exists() and not out.is_dir():
+    site = parse_location(out)
+    if site.local is not None and site.local.exists() and not site.local.is_dir():
         raise fail(f"--out {out} is a file; give a folder for the site")
-    with _progress(quiet) as bar:
+    with _progress(quiet) as bar, _site_folder(site) as folder:
         bar.add_task("pages", total=None)
-        ranked = asyncio.run(write_site(runs, out))
+        ranked = asyncio.run(write_site(runs, folder))
     for entry in ranked:
         console.print(f"{entry.rank}. {entry.run}: Avg@k {entry.avg_at_k:.3f}")
-    console.print(
-        f"wrote {out / 'index.html'} and {len(ranked)} run pages in {time.perf_counter() - started:.1f} s"
-    )
+    took = time.perf_counter() - started
+    console.print(f"wrote {site.shown('index.html')} and {len(ranked)} run pages in {took:.1f} s")
 
 
-def _load(run_dirs: list[Path]):
-    from taue.report.run_data import RunError, load_runs
+@contextmanager
+def _site_folder(site: RunLocation) -> Iterator[Path]:
+    """The folder to write the site into: `site` itself, or a temporary one uploaded to the store."""
+    if site.local is not None:
+        yield site.local
+        return
+    from rich.markup import escape
+
+    from taue.runner.storage import StorageError
+
+    with tempfile.TemporaryDirectory(prefix="taue-site-") as folder:
+        yield Path(folder)
+        try:
+            site.upload(Path(folder))
+        except StorageError as exc:
+            raise fail(escape(str(exc))) from None
+
+
+def _load(run_dirs: list[str], expand: bool = False):
+    from rich.markup import escape
+
+    from taue.report.run_data import RunError, load_runs, runs_under
+    from taue.runner.storage import StorageError
 
     if not run_dirs:
         raise fail("give at least one run directory")
+    locations = [parse_location(run_dir) for run_dir in run_dirs]
     try:
-        return load_runs(run_dirs)
-    except RunError as exc:
-        raise fail(str(exc)) from None
+        if expand:
+            locations = [run for location in locations for run in runs_under(location)]
+        return load_runs(locations)
+    except (RunError, StorageError) as exc:
+        raise fail(escape(str(exc))) from None
 
 
 def _progress(quiet: bool) -> Progress:

@@ -15,12 +15,22 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from taue.cli.options import console, fail, parse_domains, parse_env_urls, parse_price_table, parse_shard
+from taue.cli.options import (
+    console,
+    fail,
+    parse_domains,
+    parse_env_urls,
+    parse_location,
+    parse_price_table,
+    parse_shard,
+)
 
 if TYPE_CHECKING:
     from taue.runner.embedded import Services
     from taue.runner.runner import RunConfig
+    from taue.runner.storage import RunLocation
 
 
 def register(app: typer.Typer) -> None:
@@ -61,12 +71,23 @@ def make_run_command(
         max_tool_calls_per_turn: Annotated[
             int, typer.Option(min=1, help="Built-in model agent's cap per turn.")
         ] = 30,
+        enable_thinking: Annotated[
+            bool | None,
+            typer.Option(
+                "--thinking/--no-thinking",
+                help="Send chat_template_kwargs enable_thinking true/false to the model agent's and the "
+                "llm user's endpoints (Qwen3-family models; default: send nothing).",
+            ),
+        ] = None,
         trials: Annotated[int, typer.Option(min=1, help="Trials per task (k of pass^k).")] = default_trials,
         concurrency: Annotated[int, typer.Option(min=1, max=4096, help="Episodes in flight at once.")] = 32,
         seed: Annotated[int, typer.Option(help="Run seed: same seed, same conversations and results.")] = 0,
         out: Annotated[
-            Path | None,
-            typer.Option(help="Run directory (default: runs/AGENT-USER-seedSEED, rollout-… for rollouts)."),
+            str | None,
+            typer.Option(
+                help="Run directory, or an object-store URL: s3://BUCKET/PREFIX, gs://…, az://…, file://… "
+                "(default: runs/AGENT-USER-seedSEED, rollout-… for rollouts)."
+            ),
         ] = None,
         split: Annotated[
             str, typer.Option(help="eval (the benchmark's tasks) or train (the training split).")
@@ -123,7 +144,7 @@ def make_run_command(
         from taue.runner.agents import AgentOptions, validate_agent_spec
         from taue.runner.embedded import Services
         from taue.runner.interaction import interaction_stats
-        from taue.runner.runner import RunConfig
+        from taue.runner.runner import RunConfig, StorageLost
         from taue.scorer.metrics import summarize
 
         env_urls = parse_env_urls(env or [])
@@ -138,8 +159,8 @@ def make_run_command(
             )
         if split not in ("eval", "train"):
             raise fail(f"--split must be eval or train, not {split!r}")
-        run_dir = out or Path("runs") / re.sub(
-            r"[^A-Za-z0-9_.-]+", "_", f"{out_prefix}{agent}-{user}-seed{seed}"
+        run_dir = parse_location(
+            out or Path("runs") / re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{out_prefix}{agent}-{user}-seed{seed}")
         )
         config = RunConfig(
             run=name or run_dir.name,
@@ -162,6 +183,7 @@ def make_run_command(
             max_tool_calls=max_tool_calls,
             turn_timeout=turn_timeout,
             price_table=parse_price_table(price_table),
+            enable_thinking=enable_thinking,
         )
         if condition is not None and condition not in BY_ID:
             raise fail(f"unknown condition {condition!r}; ids look like {CONDITIONS[0].id!r}")
@@ -171,9 +193,12 @@ def make_run_command(
             report = asyncio.run(_run(config, run_dir, services, concurrency, workers, quiet))
         except ValueError as exc:
             raise fail(str(exc)) from None
+        except StorageLost as exc:
+            console.print(f"[red]error:[/red] {escape(str(exc))}")
+            raise typer.Exit(1) from None
         console.print(
             f"{report.completed} episodes run, {report.skipped} already done, {report.failed} failed "
-            f"(infrastructure; rerun to retry) -> {run_dir / 'results.jsonl'}"
+            f"(infrastructure; rerun to retry) -> {run_dir.shown('results.jsonl')}"
         )
         print_summary(summarize(r.outcome() for r in report.records), interaction_stats(report.records))
         if report.failed:
@@ -184,7 +209,7 @@ def make_run_command(
 
 
 async def _run(
-    config: RunConfig, run_dir: Path, services: Services, concurrency: int, workers: int, quiet: bool
+    config: RunConfig, run_dir: RunLocation, services: Services, concurrency: int, workers: int, quiet: bool
 ):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -208,7 +233,9 @@ async def _run(
 
 
 def summary(
-    run_dir: Annotated[Path, typer.Argument(help="A run directory (holding results.jsonl).")],
+    run_dir: Annotated[
+        str, typer.Argument(help="A run directory (holding results.jsonl), or its object-store URL.")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
     judge_model: Annotated[
         str | None,
@@ -222,21 +249,22 @@ def summary(
     """Metrics of a finished or partial run: Avg@k, pass^k, average reward, UNSATISFIED rate, and how
     the agent talked (`interaction`: tool calls against questions to the user)."""
     from taue.runner.interaction import interaction_stats
-    from taue.runner.results import ResultsFile
+    from taue.runner.storage import StorageError
     from taue.scorer.metrics import summarize
 
     if (judge_model is None) != (judge_base_url is None):
         raise fail("--judge-model and --judge-base-url go together")
     if judge_base_url is not None and not judge_base_url.startswith(("http://", "https://")):
         raise fail(f"--judge-base-url must start with http:// or https://, got {judge_base_url!r}")
-    results = ResultsFile(run_dir)
-    if not results.path.exists():
-        raise fail(f"{results.path} does not exist")
-    records = results.load()
+    location = parse_location(run_dir)
+    judge = (judge_model, judge_base_url) if judge_model and judge_base_url else None
+    try:
+        records = _records(location)
+        failures = run_failure_categories(location, records, judge)
+    except StorageError as exc:
+        raise fail(escape(str(exc))) from None
     metrics = summarize(record.outcome() for record in records)
     interaction = interaction_stats(records)
-    judge = (judge_model, judge_base_url) if judge_model and judge_base_url else None
-    failures = run_failure_categories(run_dir, records, judge)
     if as_json:
         extra = {"interaction": interaction, "failure_categories": failures}
         typer.echo(json.dumps({**metrics, **extra}, indent=2, sort_keys=True))
@@ -245,28 +273,45 @@ def summary(
         print_failures(failures)
 
 
-def run_failure_categories(run_dir: Path, records: list, judge: tuple[str, str] | None = None) -> dict:
+def _records(location: RunLocation) -> list:
+    from taue.runner.results import ResultsFile
+
+    results = ResultsFile(location)
+    if not results.exists():
+        raise fail(f"{results.shown} does not exist")
+    return results.load()
+
+
+def run_failure_categories(
+    run_dir: Path | RunLocation, records: list, judge: tuple[str, str] | None = None
+) -> dict:
     """The failure categories of a run: its records, plus its infrastructure errors not rerun since;
-    with `judge` (model, base URL), the LLM judge's labels too (exit 1 when its endpoint fails)."""
+    with `judge` (model, base URL), the LLM judge's labels too (exit 1 when its endpoint fails; the
+    judge needs a local run directory, where it keeps its answers)."""
     from taue.report.failures import attribute_records, failure_categories
     from taue.report.run_data import open_infra_errors
     from taue.runner.results import CONFIG
+    from taue.runner.storage import RunLocation
 
-    config = json.loads((run_dir / CONFIG).read_text()) if (run_dir / CONFIG).exists() else {}
-    open_errors = open_infra_errors(run_dir, records)
+    location = RunLocation.parse(run_dir)
+    config = json.loads(location.read_text(CONFIG)) if location.exists(CONFIG) else {}
+    open_errors = open_infra_errors(location, records)
     failures = attribute_records(records, config.get("split", "eval"))
     if judge is None:
         return failure_categories(failures, infra_errors=len(open_errors))
     from taue.report.llm_judge import JUDGE_FILE, JudgeSettings, JudgeUnavailable, judge_failures
 
+    folder = location.local
+    if folder is None:
+        raise fail("--judge-model keeps its answers beside the run: give a local run directory")
     settings = JudgeSettings.from_env(*judge)
     try:
-        result = judge_failures(run_dir, records, failures, settings, config.get("split", "eval"))
+        result = judge_failures(folder, records, failures, settings, config.get("split", "eval"))
     except JudgeUnavailable as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1) from None
     reused = len(result.failures) - result.asked
-    console.print(f"llm judge {settings.model}: {result.asked} asked, {reused} from {run_dir / JUDGE_FILE}")
+    console.print(f"llm judge {settings.model}: {result.asked} asked, {reused} from {folder / JUDGE_FILE}")
     stats = failure_categories(result.failures, infra_errors=len(open_errors))
     return {**stats, "llm_judge": result.block()}
 

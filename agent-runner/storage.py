@@ -1,0 +1,270 @@
+"""Where a run lives: a local folder, or a prefix in an object store (S3, Google Cloud Storage, Azure).
+
+`RunLocation.parse(value)` reads a plain path or a `file://` URL as a local folder, handled with
+pathlib exactly as before; `s3://`, `gs://`, `az://` (and `memory://`, fsspec's in-process store)
+as a prefix in that store, through fsspec and the store's backend (s3fs, gcsfs, adlfs: the extras
+`s3`, `gcs`, `azure`), imported only when such a URL is given.
+
+S3 settings come from the standard AWS variables and files, read by botocore: `AWS_ACCESS_KEY_ID`,
+`AWS_SECRET_ACCESS_KEY`, `AWS_DEFAULT_REGION`, and `AWS_ENDPOINT_URL` (or `AWS_ENDPOINT_URL_S3`)
+for MinIO and other S3-compatible stores.
+"""
+
+from __future__ import annotations
+
+import shutil
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+BACKENDS = {
+    "s3": ("s3fs", "s3"),
+    "gs": ("gcsfs", "gcs"),
+    "gcs": ("gcsfs", "gcs"),
+    "az": ("adlfs", "azure"),
+    "abfs": ("adlfs", "azure"),
+    "abfss": ("adlfs", "azure"),
+    "memory": (None, None),
+}
+"""URL scheme -> (backend package, extra of this project that installs it)."""
+PACKAGE = "tau-emotion-bench"
+T = TypeVar("T")
+
+
+class StorageError(ValueError):
+    """An unusable run location (bad URL, missing backend) or a store that failed; one line."""
+
+
+class RunLocation(ABC):
+    """A run directory, local or in an object store; files are named relative to it."""
+
+    @staticmethod
+    def parse(value: str | Path | RunLocation) -> RunLocation:
+        """A local folder for a path or a `file://` URL, an object-store prefix for a store's URL;
+        a `StorageError` for another scheme or a store whose backend is not installed."""
+        if isinstance(value, RunLocation):
+            return value
+        if isinstance(value, Path):
+            return LocalRun(value)
+        scheme, sep, rest = value.partition("://")
+        if not sep or len(scheme) < 2 or not scheme.replace("+", "").isalnum():
+            return LocalRun(Path(value))
+        if scheme.lower() == "file":
+            return LocalRun(Path(rest))
+        return ObjectRun.open(scheme.lower(), rest)
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        """The last part of the folder or prefix: a run's default name."""
+
+    @property
+    @abstractmethod
+    def local(self) -> Path | None:
+        """The folder of a local run; None for one in an object store."""
+
+    @abstractmethod
+    def children(self) -> list[RunLocation]:
+        """The sub-folders (sub-prefixes), sorted by name."""
+
+    @abstractmethod
+    def exists(self, name: str = "") -> bool:
+        """Whether the file `name` exists; without a name, whether the folder holds anything."""
+
+    @abstractmethod
+    def read_bytes(self, name: str) -> bytes: ...
+
+    @abstractmethod
+    def write_text(self, name: str, text: str) -> None:
+        """Write a whole file: locally in place, in a store as one object (one PUT: all or nothing)."""
+
+    @abstractmethod
+    def modified(self, name: str) -> datetime:
+        """When the file was last written (UTC)."""
+
+    @abstractmethod
+    def make(self) -> None:
+        """Create the folder (nothing to do in an object store)."""
+
+    @abstractmethod
+    def upload(self, folder: Path) -> None:
+        """Copy every file under the local `folder` here, keeping their relative names."""
+
+    @property
+    @abstractmethod
+    def absent(self) -> str:
+        """What a message says of a location that holds nothing: `… is not a directory`."""
+
+    def read_text(self, name: str) -> str:
+        return self.read_bytes(name).decode("utf-8")
+
+    def shown(self, name: str) -> str:
+        """How to show the file `name` in a message."""
+        return f"{self}/{name}"
+
+
+class LocalRun(RunLocation):
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def local(self) -> Path:
+        return self.path
+
+    @property
+    def absent(self) -> str:
+        return f"{self.path} is not a directory"
+
+    def children(self) -> list[RunLocation]:
+        if not self.path.is_dir():
+            return []
+        return [LocalRun(entry) for entry in sorted(self.path.iterdir()) if entry.is_dir()]
+
+    def exists(self, name: str = "") -> bool:
+        return (self.path / name).exists() if name else self.path.is_dir()
+
+    def read_bytes(self, name: str) -> bytes:
+        return (self.path / name).read_bytes()
+
+    def write_text(self, name: str, text: str) -> None:
+        (self.path / name).write_text(text)
+
+    def modified(self, name: str) -> datetime:
+        return datetime.fromtimestamp((self.path / name).stat().st_mtime, UTC)
+
+    def make(self) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+
+    def upload(self, folder: Path) -> None:
+        shutil.copytree(folder, self.path, dirs_exist_ok=True)
+
+    def shown(self, name: str) -> str:
+        return str(self.path / name)
+
+
+class ObjectRun(RunLocation):
+    """A prefix in an object store: each file is one object, written whole (no appends)."""
+
+    def __init__(self, fs: Any, scheme: str, root: str) -> None:
+        self.fs = fs
+        self.scheme = scheme
+        self.root = fs._strip_protocol(f"{scheme}://{root}").rstrip("/")
+        """The prefix as the filesystem names it (`bucket/runs/x`; `/bucket/runs/x` in memory://)."""
+
+    @staticmethod
+    def open(scheme: str, rest: str) -> ObjectRun:
+        if scheme not in BACKENDS:
+            schemes = ", ".join(f"{s}://" for s in ("file", "s3", "gs", "az"))
+            raise StorageError(
+                f"unsupported storage URL {scheme}://{rest}: give a local path or a {schemes} URL"
+            )
+        if not rest.strip("/"):
+            raise StorageError(f"{scheme}://{rest} names no bucket")
+        return ObjectRun(_filesystem(scheme), scheme, rest)
+
+    def __str__(self) -> str:
+        return f"{self.scheme}://{self.root.lstrip('/')}"
+
+    @property
+    def name(self) -> str:
+        return self.root.rsplit("/", 1)[-1]
+
+    @property
+    def local(self) -> None:
+        return None
+
+    @property
+    def absent(self) -> str:
+        return f"{self} holds no objects"
+
+    def key(self, name: str) -> str:
+        return f"{self.root}/{name}" if name else self.root
+
+    def children(self) -> list[RunLocation]:
+        if not self.exists():
+            return []
+        entries = self._call(lambda: self.fs.ls(self.root, detail=True))
+        folders = sorted(e["name"].rstrip("/") for e in entries if e["type"] == "directory")
+        return [ObjectRun(self.fs, self.scheme, folder) for folder in folders]
+
+    def exists(self, name: str = "") -> bool:
+        self.fs.invalidate_cache(self.root)  # another process (a shard) may have written since
+        return self._call(lambda: self.fs.exists(self.key(name)))
+
+    def list(self, folder: str) -> list[str]:
+        """The names (relative to the run) of every object under `folder`, sorted."""
+        prefix = self.key(folder)
+        self.fs.invalidate_cache(prefix)  # another process (a shard) may have written since
+        found = self._call(lambda: self.fs.find(prefix) if self.fs.exists(prefix) else [])
+        return sorted(path[len(self.root) + 1 :] for path in found)
+
+    def read_bytes(self, name: str) -> bytes:
+        return self._call(lambda: self.fs.cat_file(self.key(name)))
+
+    def read_many(self, names: list[str]) -> dict[str, bytes]:
+        """Several objects, fetched concurrently where the store allows it."""
+        if not names:
+            return {}
+        data = self._call(lambda: self.fs.cat([self.key(name) for name in names]))
+        return {name: data[self.key(name)] for name in names}
+
+    def write_text(self, name: str, text: str) -> None:
+        self.write_bytes(name, text.encode("utf-8"))
+
+    def write_bytes(self, name: str, data: bytes) -> None:
+        self._call(lambda: self.fs.pipe_file(self.key(name), data))
+
+    def delete(self, names: list[str]) -> None:
+        if names:
+            self._call(lambda: self.fs.rm([self.key(name) for name in names]))
+
+    def modified(self, name: str) -> datetime:
+        stamp = self._call(lambda: self.fs.modified(self.key(name)))
+        return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+
+    def make(self) -> None:
+        return None
+
+    def upload(self, folder: Path) -> None:
+        files = sorted(path for path in folder.rglob("*") if path.is_file())
+        # top-level files (a site's index) last, so that they never name a page not yet uploaded
+        for path in sorted(files, key=lambda path: (path.parent == folder, path)):
+            self.write_bytes(path.relative_to(folder).as_posix(), path.read_bytes())
+
+    def _call(self, action: Callable[[], T]) -> T:
+        """Run a store operation; any failure of the store or its client becomes one-line `StorageError`."""
+        try:
+            return action()
+        except StorageError:
+            raise
+        except Exception as exc:  # each backend raises its own types (botocore, aiohttp, azure)
+            raise StorageError(f"{self}: {_first_line(exc)}") from exc
+
+
+def _filesystem(scheme: str) -> Any:
+    """The fsspec filesystem of a store, or a `StorageError` naming the extra to install."""
+    package, extra = BACKENDS[scheme]
+    try:
+        import fsspec
+
+        return fsspec.filesystem(scheme)
+    except ImportError:
+        raise StorageError(
+            f"{scheme}:// URLs need the {package} package: pip install '{PACKAGE}[{extra}]'"
+        ) from None
+    except Exception as exc:  # a backend that connects at once (adlfs) and has no account
+        raise StorageError(f"{scheme}://: {_first_line(exc)}") from exc
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
