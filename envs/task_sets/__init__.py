@@ -1,10 +1,10 @@
 """Task sets: published τ-bench-family tasks and databases imported into our format, run as domains.
 
-A task set is a folder `<TAUE_HOME or ./task-sets>/<NAME>/` holding `task_set.json` (what it is and
-where it came from), `tasks.json` (our task schema), `policy.md` (the imported policy document) and
-`db/*.json` (the database in the published layout). `envs.runtime.registry.get_domain(NAME)` resolves
-it to its base domain's tools and tables over that database, so the runner, the servers and the
-scorer treat it like any other domain.
+A task set is a folder `<TAUE_TASK_SETS_DIR or ./task-sets>/<NAME>/` holding `task_set.json` (what
+it is and where it came from), `tasks.json` (our task schema), `policy.md` (the imported policy
+document) and `db/*.json` (the database in the published layout).
+`envs.runtime.registry.get_domain(NAME)` resolves it to its base domain's tools and tables over that
+database, so the runner, the servers and the scorer treat it like any other domain.
 
 Modules: `storage` (folders and `task_set.json`), `published` (the published task shape and JSON
 task files), `pyparse` (safe reading of Python task files), `scenario` (structured user scenarios

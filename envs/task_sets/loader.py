@@ -19,6 +19,7 @@ from taue.envs.runtime.domain import Domain
 from taue.envs.task_sets.published import check_size
 from taue.envs.task_sets.storage import (
     DB_FOLDER,
+    FOLDER_VARIABLE,
     INFO_FILE,
     NAME_PATTERN,
     TaskSetError,
@@ -118,7 +119,7 @@ def require_task_set(name: str) -> Domain:
     if domain is None:
         known = ", ".join(task_set_names()) or "none"
         raise TaskSetError(
-            f"no task set {name!r} in {task_sets_root().resolve()} (set TAUE_HOME to look elsewhere); "
-            f"task sets there: {known}"
+            f"no task set {name!r} in {task_sets_root().resolve()} (set {FOLDER_VARIABLE} to look "
+            f"elsewhere); task sets there: {known}"
         )
     return domain

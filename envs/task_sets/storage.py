@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
+from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -17,6 +19,9 @@ TASKS_FILE = "tasks.json"
 POLICY_FILE = "policy.md"
 DB_FOLDER = "db"
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+FOLDER_VARIABLE = "TAUE_TASK_SETS_DIR"
+LEGACY_VARIABLE = "TAUE_HOME"
+"""Named the task-set folder before; now only `taue episode`'s state folder (default ~/.taue)."""
 
 
 class TaskSetError(TaskFileError):
@@ -60,8 +65,25 @@ class TaskSetInfo(BaseModel):
 
 
 def task_sets_root() -> Path:
-    """The folder holding task sets: `$TAUE_HOME` when set, else `./task-sets`."""
-    return Path(os.environ.get("TAUE_HOME") or "task-sets")
+    """The folder holding task sets: `$TAUE_TASK_SETS_DIR` when set, else `./task-sets`.
+
+    A `$TAUE_HOME` that already holds task sets (where earlier versions put them) is still used,
+    with a deprecation line on stderr; one that holds none (e.g. only episode state) is not."""
+    if explicit := os.environ.get(FOLDER_VARIABLE):
+        return Path(explicit)
+    legacy = os.environ.get(LEGACY_VARIABLE)
+    if legacy and any(Path(legacy).glob(f"*/{INFO_FILE}")):
+        _warn_legacy_folder(legacy)
+        return Path(legacy)
+    return Path("task-sets")
+
+
+@cache
+def _warn_legacy_folder(folder: str) -> None:
+    sys.stderr.write(
+        f"warning: task sets found in {LEGACY_VARIABLE}={folder}; {LEGACY_VARIABLE} will stop naming the "
+        f"task-set folder: set {FOLDER_VARIABLE}={folder} instead\n"
+    )
 
 
 def check_name(name: str) -> str:

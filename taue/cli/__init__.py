@@ -16,6 +16,7 @@ from taue.cli import commands
 from taue.cli.options import fail as _fail
 from taue.cli.options import parse_domains as _parse_domains
 from taue.cli.options import parse_location as _parse_location
+from taue.cli.settings import SettingsCommand, SettingsFile
 
 # Everything below the CLI is imported inside the commands that need it, so `taue --help` and every
 # command start without loading servers, models or gRPC.
@@ -146,10 +147,11 @@ def merge(
         raise typer.Exit(1)
 
 
-@serve_app.command("simulator")
+@serve_app.command("simulator", cls=SettingsCommand)
 def serve_simulator(
     port: Annotated[int, typer.Option(help="gRPC port.")] = 50051,
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    config: SettingsFile = None,
 ) -> None:
     """Serve the user simulator over gRPC (taue.v1.Simulator, health, reflection)."""
     from taue.simulator.service import build_server
@@ -157,10 +159,11 @@ def serve_simulator(
     _serve_grpc(build_server, host, port, "simulator")
 
 
-@serve_app.command("scorer")
+@serve_app.command("scorer", cls=SettingsCommand)
 def serve_scorer(
     port: Annotated[int, typer.Option(help="gRPC port.")] = 50052,
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    config: SettingsFile = None,
 ) -> None:
     """Serve the scorer over gRPC (taue.v1.Scorer, health, reflection); it owns the tasks."""
     from taue.scorer.service import build_server
@@ -179,7 +182,7 @@ def _serve_grpc(build, host: str, port: int, name: str) -> None:
     asyncio.run(serve())
 
 
-@serve_app.command("env")
+@serve_app.command("env", cls=SettingsCommand)
 def serve_env(
     domain: Annotated[str, typer.Argument(help="The domain to serve.")],
     mcp_port: Annotated[int, typer.Option(help="Agent-facing MCP port.")] = 8000,
@@ -189,6 +192,7 @@ def serve_env(
     allowed_host: Annotated[
         list[str] | None, typer.Option(help="Allowed Host header on the MCP port (repeatable; host:port).")
     ] = None,
+    config: SettingsFile = None,
 ) -> None:
     """Serve one domain: MCP on --mcp-port, control API on --control-port (admin token: TAUE_ADMIN_TOKEN)."""
     import asyncio

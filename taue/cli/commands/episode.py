@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from taue.cli.settings import SettingsCommand, SettingsFile
+
 if TYPE_CHECKING:
     from taue.runner.episode_state import EpisodeState
 
@@ -57,27 +59,40 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-ENV_HELP = "Control URL of the domain's server (default $TAUE_ENV_<DOMAIN>, e.g. http://localhost:9001)."
+ENV_HELP = (
+    "Control URL of the domain's server, e.g. http://localhost:9001, or `taue run`'s DOMAIN=URL pairs "
+    "(space-separated; --domain's is used). Default: $TAUE_ENV_<DOMAIN>."
+)
 
 
-@episode_app.command("new")
+def _control_url(domain: str, env: str | None) -> str | None:
+    """--env as a URL, or as `taue run --env` values (so one TAUE_ENV serves both commands)."""
+    pairs = [part.partition("=") for part in (env or "").split()]
+    if env and not all(sep and not name.startswith(("http://", "https://")) for name, sep, _ in pairs):
+        return env
+    chosen = next((url for name, _, url in pairs if name == domain), None)
+    return chosen or os.environ.get(f"TAUE_ENV_{domain.upper()}")
+
+
+@episode_app.command("new", cls=SettingsCommand)
 def new(
     domain: Annotated[str, typer.Option(help="The domain.")],
     task: Annotated[str, typer.Option(help="Task id (see taue tasks list).")],
     seed: Annotated[int, typer.Option(help="Seed of the user simulator.")] = 0,
     env: Annotated[str | None, typer.Option(help=ENV_HELP)] = None,
-    simulator: Annotated[
-        str, typer.Option(envvar="TAUE_SIMULATOR", help="Simulator HOST:PORT.")
-    ] = "localhost:50051",
-    scorer: Annotated[str, typer.Option(envvar="TAUE_SCORER", help="Scorer HOST:PORT.")] = "localhost:50052",
+    simulator: Annotated[str, typer.Option(help="Simulator HOST:PORT.")] = "localhost:50051",
+    scorer: Annotated[str, typer.Option(help="Scorer HOST:PORT.")] = "localhost:50052",
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    config: SettingsFile = None,
 ) -> None:
     """Create an episode: prints its MCP URL, bearer token and the user's first message."""
     import asyncio
 
-    control_url = env or os.environ.get(f"TAUE_ENV_{domain.upper()}")
+    control_url = _control_url(domain, env)
     if not control_url:
-        raise _fail(f"give --env or set TAUE_ENV_{domain.upper()} to the control URL of the {domain} server")
+        raise _fail(
+            f"no control URL for {domain}: give --env URL (or {domain}=URL), or set TAUE_ENV_{domain.upper()}"
+        )
     state = asyncio.run(_new(domain, task, seed, control_url, simulator, scorer))
     _save(state)
     first = state.transcript[0].content
@@ -134,10 +149,11 @@ async def _new(
     )
 
 
-@episode_app.command("say")
+@episode_app.command("say", cls=SettingsCommand)
 def say(
     episode: Annotated[str, typer.Argument(help="Episode id from `taue episode new`.")],
     message: Annotated[str, typer.Argument(help="The agent's message to the user.")],
+    config: SettingsFile = None,
 ) -> None:
     """Relay an agent message to the simulated user and print the reply."""
     import asyncio
@@ -181,12 +197,13 @@ async def _say(state: EpisodeState, message: str):
         await client.close()
 
 
-@episode_app.command("score")
+@episode_app.command("score", cls=SettingsCommand)
 def score(
     episode: Annotated[str, typer.Argument(help="Episode id from `taue episode new`.")],
     force: Annotated[
         bool, typer.Option(help="Score a conversation the user has not ended (as max_turns).")
     ] = False,
+    config: SettingsFile = None,
 ) -> None:
     """Score the episode from the server's observations; prints the reward breakdown as JSON."""
     import asyncio

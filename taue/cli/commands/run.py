@@ -26,6 +26,7 @@ from taue.cli.options import (
     parse_price_table,
     parse_shard,
 )
+from taue.cli.settings import SettingsCommand, SettingsFile
 
 if TYPE_CHECKING:
     from taue.runner.embedded import Services
@@ -40,7 +41,7 @@ def register(app: typer.Typer) -> None:
         out_prefix="",
         doc="Run the benchmark; rerunning the same command completes only the missing episodes.",
     )
-    app.command("run")(run_command)
+    app.command("run", cls=SettingsCommand)(run_command)
     app.command("summary")(summary)
 
 
@@ -137,6 +138,7 @@ def make_run_command(
         task_set: Annotated[
             list[str] | None, typer.Option("--task-set", help="Imported task set to run (repeatable).")
         ] = None,
+        config: SettingsFile = None,
     ) -> None:
         import asyncio
 

@@ -51,7 +51,8 @@ def import_tau_bench(
     replace: Annotated[bool, typer.Option(help="Overwrite an existing task set of that name.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print task_set.json instead of a report.")] = False,
 ) -> None:
-    """Import one domain split as a task set in $TAUE_HOME (default ./task-sets); never runs PATH's code."""
+    """Import one domain split as a task set in $TAUE_TASK_SETS_DIR (default ./task-sets); never runs
+    PATH's code."""
     import asyncio
 
     from taue.envs.task_sets.importer import SPLITS, import_task_set

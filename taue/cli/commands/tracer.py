@@ -16,6 +16,7 @@ tracer_app = typer.Typer(
 
 def register(app: typer.Typer) -> None:
     from taue.cli.commands.run import make_run_command
+    from taue.cli.settings import SettingsCommand
 
     rollout = make_run_command(
         default_split="train",
@@ -24,7 +25,7 @@ def register(app: typer.Typer) -> None:
         doc="Collect trajectories on the training split: `taue run` with --split train (resumable, "
         "sharded, the same records), the input of `taue tracer export`.",
     )
-    tracer_app.command("rollout")(rollout)
+    tracer_app.command("rollout", cls=SettingsCommand)(rollout)
     app.add_typer(tracer_app, name="tracer", no_args_is_help=True)
 
 

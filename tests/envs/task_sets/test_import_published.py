@@ -69,7 +69,7 @@ def installed(domain: str) -> None:
 def home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     folder = tmp_path_factory.mktemp("published-sets")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TAUE_HOME", str(folder))
+        patch.setenv("TAUE_TASK_SETS_DIR", str(folder))
         yield folder
 
 

@@ -68,7 +68,7 @@ def published(task: Task, emotion: bool) -> dict[str, Any]:
 def home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     folder = tmp_path_factory.mktemp("taue-home")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TAUE_HOME", str(folder))
+        patch.setenv("TAUE_TASK_SETS_DIR", str(folder))
         yield folder
 
 
@@ -195,7 +195,7 @@ async def test_oracle_with_scripted_user_scores_one(imported: list[Task], tmp_pa
 
 
 def taue(*args: str) -> Result:
-    """The `taue` command line, in process (TAUE_HOME comes from the `home` fixture)."""
+    """The `taue` command line, in process (TAUE_TASK_SETS_DIR comes from the `home` fixture)."""
     return CliRunner().invoke(app, list(args))
 
 
