@@ -2,7 +2,10 @@
 # One image for every τ-Emotion-Bench service; each service picks its command:
 #   taue serve env DOMAIN | taue serve simulator | taue serve scorer | taue run ...
 # Build:  docker build -t tau-emotion-bench .
-# Extras: docker build --build-arg TAUE_EXTRAS=emotion -t tau-emotion-bench .
+# What it installs is exactly docker/requirements.lock (pyproject.toml's dependencies and the `s3` extra,
+# pinned with hashes; regenerate with `taue deploy lock`). Another set of extras is another lock:
+#   taue deploy lock --extra gcs --out docker/requirements-gcs.lock
+#   docker build --build-arg TAUE_LOCK=docker/requirements-gcs.lock -t tau-emotion-bench .
 # No model weights are baked in: LLM backends are reached over an OpenAI-compatible endpoint (vLLM).
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 
@@ -12,14 +15,16 @@ ENV PIP_NO_CACHE_DIR=1 \
     PYTHONDONTWRITEBYTECODE=1
 RUN python -m venv /opt/taue
 WORKDIR /src
-# Dependencies first, so that a code-only change reuses this layer.
-COPY pyproject.toml README.md ./
-RUN /opt/taue/bin/python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
-    && /opt/taue/bin/pip install -r /tmp/requirements.txt
+# Dependencies first, so that a code-only change reuses this layer: the lock's versions and files (each
+# checked against its sha256), nothing resolved at build time; the build backend comes from it too.
+ARG TAUE_LOCK=docker/requirements.lock
+COPY ${TAUE_LOCK} /tmp/requirements.lock
+RUN /opt/taue/bin/pip install --require-hashes -r /tmp/requirements.lock
 COPY . .
-ARG TAUE_EXTRAS=""
-# A regular (not editable) install: the venv holds code and data (policies, tasks), /src is left behind.
-RUN /opt/taue/bin/pip install "/src${TAUE_EXTRAS:+[$TAUE_EXTRAS]}" \
+# The project alone: a regular (not editable) install, so the venv holds code and data (policies,
+# tasks) and /src is left behind; `pip check` fails the build where the lock lacks a dependency.
+RUN /opt/taue/bin/pip install --no-deps --no-build-isolation /src \
+    && /opt/taue/bin/pip check \
     && /opt/taue/bin/taue domains
 
 FROM ${PYTHON_IMAGE} AS runtime

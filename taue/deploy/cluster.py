@@ -27,6 +27,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict
 
+from taue.deploy.images import ImageError, parse_reference
+
 ConfigStyle = Literal["file", "flags"]
 """How the shard pods get the settings: `--config run.toml` mounted from the ConfigMap, or flags whose
 values come from the ConfigMap's keys (for a `taue run` without `--config`)."""
@@ -133,8 +135,10 @@ def check_run(run: ClusterRun) -> None:
         raise ClusterRunError(f"--storage must be a URL starting with {schemes}, got {run.storage!r}")
     if len(run.namespace) > 63 or not DNS_LABEL.match(run.namespace):
         raise ClusterRunError(f"--namespace must be a DNS-1123 label, got {run.namespace!r}")
-    if not run.image or any(char.isspace() for char in run.image):
-        raise ClusterRunError(f"--image must be an image reference, got {run.image!r}")
+    try:
+        parse_reference(run.image)
+    except ImageError as exc:
+        raise ClusterRunError(f"--image: {exc}") from None
     if run.user not in ("scripted", "llm"):
         raise ClusterRunError(f"--user must be scripted or llm, got {run.user!r}")
     if run.split not in ("eval", "train"):
@@ -164,7 +168,7 @@ def run_settings(run: ClusterRun, domains: list[str]) -> dict[str, Any]:
     if run.user == "llm":
         settings |= {"user_model": run.user_model, "user_base_url": run.base_url("user")}
     if run.thinking() is not None:
-        settings["enable_thinking"] = run.thinking()
+        settings["thinking"] = run.thinking()  # the settings key of --thinking/--no-thinking
     settings |= {
         "env": [f"{domain}=http://{domain}:9000" for domain in domains],
         "simulator": "simulator:50051",
@@ -246,12 +250,18 @@ def runner_command(
         return ["run", f"--config={CONFIG_DIR}/{CONFIG_FILE}", *shard], env
     used = [key for key in FLAG_SETTINGS if key in settings]
     args = ["run", *(f"--{key.replace('_', '-')}=$({env_key(key)})" for key in used)]
-    if "enable_thinking" in settings:
-        args.append("--thinking" if settings["enable_thinking"] else "--no-thinking")
+    if "thinking" in settings:
+        args.append("--thinking" if settings["thinking"] else "--no-thinking")
     args += [f"--env={value}" for value in settings["env"]]
     args += [f"--simulator={settings['simulator']}", f"--scorer={settings['scorer']}", *shard, "--quiet"]
     env_keys = ["TAUE_STORAGE", *(env_key(key) for key in used)]
     return args, [from_config(run, key) for key in dict.fromkeys(env_keys)]
+
+
+def image_digest_env(image: str) -> list[Manifest]:
+    """`TAUE_IMAGE_DIGEST` for an image pinned by digest: run.json's manifest records it."""
+    digest = parse_reference(image).digest
+    return [{"name": "TAUE_IMAGE_DIGEST", "value": digest}] if digest else []
 
 
 def pod_spec(containers: list[Manifest], volumes: list[Manifest]) -> Manifest:
@@ -279,7 +289,7 @@ def container(
         "name": name,
         "image": run.image,
         **command,
-        "env": env,
+        "env": [*env, *image_digest_env(run.image)],
         # object-storage credentials (AWS_*, GOOGLE_*, AZURE_* variables), when the cluster gives no identity
         "envFrom": [{"secretRef": {"name": "taue-storage", "optional": True}}],
         "resources": {

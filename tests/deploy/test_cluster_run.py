@@ -18,6 +18,7 @@ import yaml
 from typer.testing import CliRunner
 
 from taue.cli import app
+from taue.cli.settings import settable_options
 from taue.deploy.cluster import ClusterRun, render_manifests, run_settings
 from taue.deploy.render import deployment_order
 from taue.runner.results import ResultsFile
@@ -30,6 +31,7 @@ from tests.deploy.helpers import (
     by_kind,
     flag,
     ingress_sources,
+    taue_command,
     validate,
 )
 
@@ -38,7 +40,9 @@ pytestmark = pytest.mark.xdist_group("deploy-cluster")
 NAME = "qwen3-8b-seed0"
 STORAGE = "s3://bench-results/taue"
 AGENT = "http://my-agent.agents.svc.cluster.local:8080"
+IMAGE = "registry.example.com/tau-emotion-bench@sha256:" + "ab" * 32  # a run's image is pinned by digest
 ARGS = ["cluster", "run", "--agent", AGENT, "--user", "llm", "--name", NAME, "--storage", STORAGE]
+ARGS += ["--image", IMAGE]
 VARIABLE = re.compile(r"\$\(([A-Z_]+)\)")
 
 
@@ -96,7 +100,19 @@ def test_every_name_carries_the_run_so_two_runs_coexist(docs: list[Manifest]) ->
     assert not {(d["kind"], d["metadata"]["name"]) for d in other} & set(keys)
 
 
-def test_the_shard_job_takes_its_settings_from_the_config_map(docs: list[Manifest]) -> None:
+def run_options_from_file(toml: str, folder: Path) -> dict[str, Any]:
+    """What `taue run --config FILE` reads from the rendered run.toml, through the CLI's own loader:
+    each settings key with the value the run command would get for its option."""
+    path = folder / "run.toml"
+    path.write_text(toml)
+    run = taue_command(["run"])
+    with run.make_context("run", ["--config", str(path)]) as ctx:
+        options = settable_options(run)
+        assert ctx.get_parameter_source(options["agent"].name).name == "DEFAULT_MAP"
+        return {key: ctx.params[options[key].name] for key in tomllib.loads(toml)}
+
+
+def test_the_shard_job_takes_its_settings_from_the_config_map(docs: list[Manifest], tmp_path: Path) -> None:
     job = by_kind(docs, "Job")[f"taue-{NAME}"]
     spec = job["spec"]
     assert (spec["completionMode"], spec["completions"], spec["parallelism"]) == ("Indexed", 8, 8)
@@ -111,22 +127,28 @@ def test_the_shard_job_takes_its_settings_from_the_config_map(docs: list[Manifes
     assert_cli_accepts(container["args"])
     config = config_of(docs)
     args = resolved(container, config)
+    assert args[:2] == ["run", "--config=/etc/taue/run.toml"], "taue run has --config: the file style"
     assert flag(args, "--shard") == ["$(JOB_COMPLETION_INDEX)/8"]
     assert flag(args, "--out") == [f"{STORAGE}/runs/{NAME}/shard-$(JOB_COMPLETION_INDEX)"]
     settings = tomllib.loads(config["run.toml"])
+    read = run_options_from_file(config["run.toml"], tmp_path)
     for key, value in settings.items():
-        option = f"--{key.replace('_', '-')}"
-        if key == "enable_thinking":
-            assert value is False and "--no-thinking" in args  # the in-cluster vLLM serves Qwen3
-        elif key == "env":
-            assert flag(args, option) == value == [f"{d}=http://{d}:9000" for d in deployment_order(DOMAINS)]
-        elif key == "quiet":
-            assert option in args
-        else:
-            assert flag(args, option) == [str(value)], key
-    assert settings["agent"] == AGENT and settings["name"] == NAME
+        assert (list(read[key]) if isinstance(value, list) else read[key]) == value, key
+    assert settings["thinking"] is False, "the in-cluster vLLM serves Qwen3"
+    assert settings["env"] == [f"{d}=http://{d}:9000" for d in deployment_order(DOMAINS)]
+    assert settings["agent"] == AGENT and settings["name"] == NAME and settings["quiet"] is True
     assert settings["user_base_url"] == "http://vllm-user.taue-leaderboard.svc.cluster.local:8000/v1"
     assert "model" not in settings, "an outside agent needs no agent model"
+
+
+def test_every_setting_of_a_model_run_is_a_taue_run_option(tmp_path: Path) -> None:
+    """The settings of the fullest run (model agent, LLM user, thinking) load without error."""
+    run = ClusterRun(name=NAME, agent="model", user="llm", storage=STORAGE, enable_thinking=True)
+    [config, *_] = render_manifests(run, DOMAINS, "file")
+    toml = config["data"]["run.toml"]
+    read = run_options_from_file(toml, tmp_path)
+    assert set(read) == set(tomllib.loads(toml)) >= {"model", "base_url", "user_model", "user_base_url"}
+    assert read["thinking"] is True and read["user"] == "llm" and read["concurrency"] == 32
 
 
 def test_with_a_config_option_the_job_passes_the_file_instead_of_flags() -> None:
@@ -148,7 +170,7 @@ def test_with_a_config_option_the_job_passes_the_file_instead_of_flags() -> None
     assert mount == {"name": "settings", "mountPath": "/etc/taue", "readOnly": True}
     assert {"name": "settings", "configMap": {"name": f"taue-{NAME}-run"}} in pod["volumes"]
     settings = tomllib.loads(config["data"]["run.toml"])
-    assert settings["model"] == "Qwen/Qwen3-8B" and settings["enable_thinking"] is False
+    assert settings["model"] == "Qwen/Qwen3-8B" and settings["thinking"] is False
     assert settings["base_url"] == "http://vllm-agent.taue-leaderboard.svc.cluster.local:8000/v1"
     assert "TAUE_AGENT" not in config["data"], "no flag values beside the file"
 
@@ -168,7 +190,7 @@ def test_the_thinking_switch_defaults_to_off_only_for_the_in_cluster_servers(
     settings = run_settings(
         ClusterRun(**{"name": NAME, "agent": "oracle", "storage": STORAGE, **extra}), DOMAINS
     )
-    assert settings.get("enable_thinking") == expected
+    assert settings.get("thinking") == expected
 
 
 def test_the_run_policies_open_model_servers_and_mcp_ports_only(

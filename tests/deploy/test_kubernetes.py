@@ -132,7 +132,7 @@ def test_workloads_are_hardened(rendered: dict[str, list[Manifest]]) -> None:
                     assert {"cpu", "memory"} <= set(container["resources"][bound]), where
                 mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
                 assert "emptyDir" in volumes[mounts["/tmp"]], f"{where}: /tmp must be an emptyDir"
-                assert container["image"].split("/")[-1].startswith(f"{image}:"), where
+                assert container["image"].split("/")[-1].startswith((f"{image}:", f"{image}@sha256:")), where
 
 
 def benchmark_services(docs: list[Manifest]) -> dict[str, Manifest]:

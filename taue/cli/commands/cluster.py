@@ -34,8 +34,15 @@ def run_command(
         str, typer.Option(help="Namespace of the leaderboard services (k8s/overlays/leaderboard).")
     ] = "taue-leaderboard",
     image: Annotated[
-        str | None, typer.Option(help="The taue image (default: tau-emotion-bench:VERSION).")
+        str | None,
+        typer.Option(
+            help="The taue image by digest, REGISTRY/tau-emotion-bench@sha256:… (default: the tag "
+            "tau-emotion-bench:VERSION, which needs --allow-tag)."
+        ),
     ] = None,
+    allow_tag: Annotated[
+        bool, typer.Option("--allow-tag", help="Accept an --image without digest (development only).")
+    ] = False,
     domains: Annotated[str, typer.Option(help="Comma-separated domains, or `all`.")] = "all",
     trials: Annotated[int, typer.Option(help="Trials per task (k of pass^k).")] = 3,
     split: Annotated[str, typer.Option(help="eval (the benchmark) or train (rollouts).")] = "eval",
@@ -69,15 +76,17 @@ def run_command(
     shards, writes STORAGE/runs/NAME and rebuilds the leaderboard STORAGE/site, and the run's
     NetworkPolicies. Names carry the run name, so runs coexist in one namespace."""
     from taue.deploy.cluster import ClusterRun, ClusterRunError, default_image, render_manifests, to_yaml
+    from taue.deploy.images import cluster_image
     from taue.deploy.render import deployment_order
     from taue.envs.runtime.discovery import domain_names
     from taue.runner.agents import adapter_kind
 
     try:
         adapter_kind(agent)
+        pinned = cluster_image(image or default_image(), allow_tag)
         run = ClusterRun(
             name=name, agent=agent, user=user, shards=shards, storage=storage, namespace=namespace,
-            image=image or default_image(), domains=domains, trials=trials, split=split, seed=seed,
+            image=str(pinned), domains=domains, trials=trials, split=split, seed=seed,
             concurrency=concurrency, agent_model=agent_model, agent_base_url=agent_base_url,
             user_model=user_model, user_base_url=user_base_url, enable_thinking=enable_thinking,
             merge_deadline_hours=merge_deadline_hours,

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 console = Console(stderr=True, soft_wrap=True)
 deploy_app = typer.Typer(help="Deployment files (docker compose, Kubernetes) for the registered domains.")
@@ -46,3 +47,68 @@ def render_command(
         raise typer.Exit(1)
     if not changed:
         typer.echo(f"up to date ({len(domain_names())} domains)")
+
+
+@deploy_app.command("lock")
+def lock_command(
+    check: Annotated[
+        bool, typer.Option("--check", help="Change nothing (offline); exit 1 naming what is out of date.")
+    ] = False,
+    extra: Annotated[
+        list[str] | None,
+        typer.Option("--extra", help="An extra of pyproject.toml the image installs (repeat; default: s3)."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="The lock file (default: docker/requirements.lock under --root).")
+    ] = None,
+    upgrade: Annotated[
+        bool, typer.Option("--upgrade", help="Newest versions allowed, not the pins the lock already has.")
+    ] = False,
+    root: Annotated[Path, typer.Option(help="The project checkout holding pyproject.toml.")] = Path("."),
+) -> None:
+    """Resolve the image's lock file with uv (`uv pip compile --generate-hashes`, for Python 3.11 on linux
+    x86_64; needs uv and PyPI): pyproject.toml's dependencies, the extras and the build backend, every
+    one pinned with its sha256 hashes. The Dockerfile installs it with `pip install --require-hashes`.
+    `--check` compares the lock with pyproject.toml instead, offline."""
+    from taue.deploy.lock import DEFAULT_EXTRAS, LOCK_FILE, LockError, lock_problems, make_lock
+
+    if not (root / "pyproject.toml").is_file():
+        console.print(f"[red]error:[/red] {root} holds no pyproject.toml (use --root)")
+        raise typer.Exit(2)
+    path = out or root / LOCK_FILE
+    if check:
+        problems = lock_problems(root, path)
+        for problem in problems:
+            typer.echo(problem)
+        if problems:
+            raise typer.Exit(1)
+        typer.echo(f"up to date: {path}")
+        return
+    try:
+        uv_version = make_lock(root, path, tuple(extra or DEFAULT_EXTRAS), upgrade)
+    except LockError as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2) from None
+    typer.echo(f"locked ({uv_version}): {path}")
+
+
+@deploy_app.command("pin")
+def pin_command(
+    image: Annotated[str, typer.Argument(help="A pushed image by digest: REGISTRY/NAME@sha256:<64 hex>.")],
+    root: Annotated[Path, typer.Option(help="The project checkout holding k8s/overlays/leaderboard.")] = Path(
+        "."
+    ),
+) -> None:
+    """Write IMAGE's name and digest into the `images:` entry of the leaderboard overlay
+    (k8s/overlays/leaderboard/kustomization.yaml) whose name it ends with: the taue image
+    (…/tau-emotion-bench) or the model servers' vllm/vllm-openai. The overlay holds all-zero placeholder
+    digests until then; print the digest of a pushed image with `docker buildx imagetools inspect`."""
+    from taue.deploy.images import ImageError, pin_overlay, pinned_reference
+
+    try:
+        path, entry = pin_overlay(root, image)
+    except ImageError as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2) from None
+    reference = pinned_reference(image)
+    typer.echo(f"pinned {entry} to {reference.name}@{reference.digest} in {path}")
