@@ -290,11 +290,16 @@ def _has(text: str, phrases: Iterable[str]) -> bool:
     return any(phrase in text for phrase in phrases)
 
 
+_COMPLETION_PATTERNS = tuple((phrase, re.compile(rf"\b{re.escape(phrase)}\b")) for phrase in COMPLETION_WORDS)
+
+
 def _claims(sentence: str) -> bool:
     words = _WORD.findall(sentence.lower())
     text = " ".join(words)
-    for phrase in COMPLETION_WORDS:
-        for match in re.finditer(rf"\b{re.escape(phrase)}\b", text):
+    for phrase, pattern in _COMPLETION_PATTERNS:
+        if phrase not in text:  # a cheap test first: most sentences hold few of the phrases
+            continue
+        for match in pattern.finditer(text):
             before = text[: match.start()].split()[-NEGATION_WINDOW:]
             if not any(word in NEGATIONS or word in MODALS or word.endswith("n't") for word in before):
                 return True

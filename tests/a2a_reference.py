@@ -42,7 +42,7 @@ from a2a.types import (
 from a2a.utils.constants import TransportProtocol
 from starlette.applications import Starlette
 
-from taue.envs.runtime.server import bind_socket
+from taue.envs.runtime.server import PromptServer, bind_socket
 from taue.runner.agents.a2a_agent import EPISODE_MEDIA_TYPE
 from taue.runner.agents.base import Agent, EpisodeContext
 
@@ -184,7 +184,7 @@ class A2AReferenceServer:
         else:
             routes += create_rest_routes(self.handler)
         self.app = Starlette(routes=routes)
-        self._server: uvicorn.Server | None = None
+        self._server: PromptServer | None = None
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -193,7 +193,7 @@ class A2AReferenceServer:
 
     async def __aenter__(self) -> A2AReferenceServer:
         config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
-        self._server = uvicorn.Server(config)
+        self._server = PromptServer(config)
         self._server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
         self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]))
         while not self._server.started:
@@ -204,5 +204,5 @@ class A2AReferenceServer:
 
     async def __aexit__(self, *exc_info: object) -> None:
         assert self._server is not None and self._task is not None
-        self._server.should_exit = True
+        self._server.request_stop()
         await self._task

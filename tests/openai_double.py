@@ -26,7 +26,7 @@ import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from taue.envs.runtime.server import bind_socket
+from taue.envs.runtime.server import PromptServer, bind_socket
 
 Reply = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -40,7 +40,7 @@ class OpenAIDouble:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._ids = itertools.count(1)
-        self._server: uvicorn.Server | None = None
+        self._server: PromptServer | None = None
         self._task: asyncio.Task[None] | None = None
         self.base_url = ""
 
@@ -103,7 +103,7 @@ class OpenAIDouble:
     async def start(self) -> str:
         sock = bind_socket()
         config = uvicorn.Config(self.app(), log_level="warning", access_log=False, lifespan="off")
-        self._server = uvicorn.Server(config)
+        self._server = PromptServer(config)
         self._server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]))
         while not self._server.started:
@@ -115,7 +115,7 @@ class OpenAIDouble:
 
     async def stop(self) -> None:
         if self._server is not None and self._task is not None:
-            self._server.should_exit = True
+            self._server.request_stop()
             await self._task
 
     async def __aenter__(self) -> OpenAIDouble:

@@ -10,12 +10,15 @@ done-spammer. `taue judge matrix` runs them all; tests/runner/test_judge.py asse
 from __future__ import annotations
 
 import re
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp import Client
+
 from taue.contracts.tasks import Action, Task, matches
 from taue.runner.agents.base import AgentError, EpisodeContext
-from taue.runner.agents.oracle import refusal_message, refused_goals, replay_over_mcp
+from taue.runner.agents.oracle import call_each, refusal_message, refused_goals
 from taue.runner.mcp_session import episode_session, list_all_tools
 
 
@@ -74,27 +77,48 @@ def outputs_text(task: Task) -> str:
 
 
 class GroundTruthAgent:
-    """Base: holds the context and the task; `run` performs calls over MCP."""
+    """Base: holds the context and the task; `run` performs calls over MCP.
+
+    An agent that calls tools opens one MCP session for its episode, as a client that keeps its
+    connection would (the session lists the tools once, not before every change).
+    """
+
+    calls_tools = False
 
     def __init__(self, write_tools: frozenset[str]) -> None:
         self.write_tools = write_tools
         self.context: EpisodeContext | None = None
         self.turn = 0
+        self._session = AsyncExitStack()
+        self._client: Client | None = None
 
     async def start(self, context: EpisodeContext) -> None:
         if context.task is None:
             raise AgentError(f"{type(self).__name__} needs the task's ground truth")
         self.context = context
+        if self.calls_tools:
+            # Opened here, not on first use: the runner awaits start and close in one task, and a
+            # session must be closed in the task that opened it.
+            server = context.mcp_servers[0]
+            self._client = await self._session.enter_async_context(
+                episode_session(server.url, server.headers, context.transport)
+            )
 
     @property
     def task(self) -> Task:
         assert self.context is not None and self.context.task is not None
         return self.context.task
 
+    @property
+    def client(self) -> Client:
+        assert self._client is not None, f"{type(self).__name__} does not call tools"
+        return self._client
+
     async def run(self, actions: list[Action]) -> None:
-        if actions:
-            assert self.context is not None
-            await replay_over_mcp(self.context, actions)
+        """Call `actions` in order; a failing gold action is an agent error."""
+        failure = await call_each(self.client, actions) if actions else None
+        if failure is not None:
+            raise AgentError(failure)
 
     async def respond(self, user_message: str) -> str:
         self.turn += 1
@@ -104,7 +128,7 @@ class GroundTruthAgent:
         raise NotImplementedError
 
     async def close(self) -> None:
-        return None
+        await self._session.aclose()
 
 
 APPROVAL = re.compile(r"\byes\b", re.IGNORECASE)
@@ -112,6 +136,8 @@ APPROVAL = re.compile(r"\byes\b", re.IGNORECASE)
 
 class CarefulAgent(GroundTruthAgent):
     """One change at a time: prepare it, read it back, wait for a yes, make it, report it."""
+
+    calls_tools = True
 
     def __init__(self, write_tools: frozenset[str]) -> None:
         super().__init__(write_tools)
@@ -238,6 +264,8 @@ class Echo(GroundTruthAgent):
 class SilentWorker(GroundTruthAgent):
     """Makes every gold call at once and never says what it did."""
 
+    calls_tools = True
+
     async def act(self, user_message: str) -> str:
         if self.turn == 1:
             await self.run(self.task.evaluation.actions)
@@ -246,6 +274,8 @@ class SilentWorker(GroundTruthAgent):
 
 class SilentTransferer(GroundTruthAgent):
     """Makes every gold call, then hands the user to a human without a word."""
+
+    calls_tools = True
 
     async def act(self, user_message: str) -> str:
         if self.turn == 1:
@@ -260,11 +290,7 @@ class SilentTransferer(GroundTruthAgent):
         """The domain's hand-over tool, found in the MCP tool list as any agent would find it: by a name
         that says so (`transfer_to_human_agents`, `transfer_to_human_support`), not by the prefix alone
         (bank's `internal_transfer` moves money)."""
-        assert self.context is not None
-        server = self.context.mcp_servers[0]
-        async with episode_session(server.url, server.headers, self.context.transport) as client:
-            tools = await list_all_tools(client)
-        for tool in tools:
+        for tool in await list_all_tools(self.client):
             if tool.name.startswith("transfer") and "human" in tool.name:
                 required = tool.input_schema.get("required", [])
                 return Action(

@@ -5,6 +5,8 @@ It proves a task is solvable: with the scripted user it must score reward 1 on e
 
 from __future__ import annotations
 
+from mcp import Client
+
 from taue.contracts.tasks import Action, Goal, Task
 from taue.runner.agents.base import AgentError, EpisodeContext
 from taue.runner.mcp_session import episode_session
@@ -78,14 +80,18 @@ class OracleAgent:
 async def replay_over_mcp(context: EpisodeContext, actions: list[Action]) -> None:
     """Call each action on the episode's MCP endpoint, in order; a failing gold action is an agent error."""
     server = context.mcp_servers[0]
-    failure = None
     async with episode_session(server.url, server.headers, context.transport) as client:
-        for action in actions:
-            result = await client.call_tool(action.name, dict(action.arguments))
-            if result.is_error:
-                text = "".join(getattr(block, "text", "") for block in result.content)
-                failure = f"ground-truth action {action.name} failed: {text}"
-                break
+        failure = await call_each(client, actions)
     # Raised outside the session: inside it, the SDK's task group would wrap it in an ExceptionGroup.
     if failure is not None:
         raise AgentError(failure)
+
+
+async def call_each(client: Client, actions: list[Action]) -> str | None:
+    """Call each action in order on an open session; what failed, or None when every call succeeded."""
+    for action in actions:
+        result = await client.call_tool(action.name, dict(action.arguments))
+        if result.is_error:
+            text = "".join(getattr(block, "text", "") for block in result.content)
+            return f"ground-truth action {action.name} failed: {text}"
+    return None

@@ -19,15 +19,16 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any, TypeVar
 
 from mcp.server.mcpserver.exceptions import ToolError
 from sqlalchemy import Boolean, Integer, Text, TypeDecorator, create_engine, event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import URL, Dialect, Engine
 from sqlalchemy.orm import registry
 from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.util import LRUCache
 from sqlmodel import Session, SQLModel, func, select
 
 canonical_json = partial(json.dumps, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -102,11 +103,34 @@ def primary_key(model: type[SQLModel]) -> str:
     return keys[0]
 
 
+@cache
+def _sqlite_dialect() -> tuple[Dialect, URL, Callable[[sqlite3.Connection], None]]:
+    """The process's one initialized SQLite dialect, with its URL and per-connection set-up.
+
+    A dialect describes the driver, not a database, so every episode engine shares it; the compiled
+    statements are cached by dialect, and a fresh dialect per episode would compile every statement
+    (and adapt every column type) again on each episode's first calls.
+    """
+    template = create_engine("sqlite://", creator=_new_connection, poolclass=StaticPool)
+    with template.connect():  # the first connection initializes the dialect
+        pass
+    template.dispose()
+    return template.dialect, template.url, template.dialect.on_connect()
+
+
+_COMPILED_STATEMENTS = LRUCache(4000)
+"""Compiled SQL of every episode engine of the process (keys include the dialect and the statement)."""
+
+
 def _engine_over(connection: sqlite3.Connection) -> Engine:
-    engine = create_engine(
-        "sqlite://",
-        creator=lambda: connection,
-        poolclass=StaticPool,
+    dialect, url, on_connect = _sqlite_dialect()
+    on_connect(connection)
+    engine = Engine(
+        StaticPool(lambda: connection, dialect=dialect),
+        dialect,
+        url,
+        query_cache_size=0,
+        execution_options={"compiled_cache": _COMPILED_STATEMENTS},
     )
     # The pysqlite driver begins transactions lazily; make every session start one explicitly so
     # a rollback also covers writes that happened before the first flush.
@@ -193,6 +217,17 @@ class SeedImage:
         self.table_texts = {
             name: "[" + ",".join(rows.values()) + "]" for name, rows in self.row_texts.items()
         }
+        self._hashes_before = _hashes_before_each_table(self)
+
+    def hash_of(self, parts: list[tuple[str, str]]) -> str:
+        """`state_hash(_join(self, parts))`, resumed from the cached hash of the seed's text up to the
+        first table with a body of its own (the seed's table text holds for the others)."""
+        first = next((index for index, (_, body) in enumerate(parts) if body), len(parts))
+        digest = self._hashes_before[first].copy()
+        if first < len(parts):
+            rest = ",".join(_segment(self, name, body) for name, body in parts[first:])
+            digest.update((rest + "}").encode("utf-8"))
+        return digest.hexdigest()
 
     @property
     def image_bytes(self) -> bytes:
@@ -205,6 +240,16 @@ class SeedImage:
 
     def clone(self, clock: str = "") -> EpisodeDatabase:
         return EpisodeDatabase(self, clock)
+
+
+class _EpisodeSession(Session):
+    """A tool call's session; `info["database"]` is the `EpisodeDatabase` it notes its writes in."""
+
+
+@event.listens_for(_EpisodeSession, "after_flush")
+def _note_writes(session: Session, _context: Any) -> None:
+    # One listener on the class: listening on each new session costs more than many a tool call.
+    session.info["database"].note_writes(session)
 
 
 class EpisodeDatabase:
@@ -227,8 +272,7 @@ class EpisodeDatabase:
     @contextmanager
     def transaction(self) -> Iterator[Store]:
         """A `Store` whose writes are committed together, or not at all if the block raises."""
-        with Session(self.engine, expire_on_commit=False) as session:
-            event.listen(session, "after_flush", self._note_writes)
+        with _EpisodeSession(self.engine, expire_on_commit=False, info={"database": self}) as session:
             try:
                 yield Store(session, self.clock)
                 session.commit()
@@ -236,7 +280,7 @@ class EpisodeDatabase:
                 session.rollback()
                 raise
 
-    def _note_writes(self, session: Session, _context: Any) -> None:
+    def note_writes(self, session: Session) -> None:
         for row in (*session.new, *session.dirty, *session.deleted):
             table = type(row).__tablename__
             self.written.setdefault(table, set()).add(getattr(row, self.seed.texts[table].key))
@@ -259,7 +303,12 @@ class EpisodeDatabase:
 
     def state_hash(self) -> str:
         """sha256 of the comparable state: what the scorer compares."""
-        return state_hash(self.comparable_state())
+        from taue.envs.runtime.comparable import comparable_tables, created_things
+
+        tables = self._tables()
+        created = created_things(tables)
+        parts = comparable_tables(tables, created) if created else [(t.text.name, _body(t)) for t in tables]
+        return self.seed.hash_of(parts)
 
     def state_and_hash(self) -> tuple[str, str]:
         """The canonical state and the sha256 of the comparable state, from one read of the rows."""
@@ -310,8 +359,26 @@ def _body(table: TableRows) -> str:
 
 
 def _join(seed: SeedImage, parts: list[tuple[str, str]]) -> str:
-    bodies = (body or seed.table_texts[name] for name, body in parts)
-    return "{" + ",".join(canonical_json(n) + ":" + b for (n, _), b in zip(parts, bodies, strict=True)) + "}"
+    return "{" + ",".join(_segment(seed, name, body) for name, body in parts) + "}"
+
+
+def _segment(seed: SeedImage, name: str, body: str) -> str:
+    """One table in a state text: its name and its body ("" for the seed's text)."""
+    return canonical_json(name) + ":" + (body or seed.table_texts[name])
+
+
+def _hashes_before_each_table(seed: SeedImage) -> list[Any]:
+    """sha256 states of the seed's state text up to each table (its separating comma included) and,
+    last, of the whole text: an episode's hash resumes from the one before its first written table."""
+    digest = hashlib.sha256(b"{")
+    states = []
+    for index, name in enumerate(seed.table_texts):
+        if index:
+            digest.update(b",")
+        states.append(digest.copy())
+        digest.update(_segment(seed, name, "").encode("utf-8"))
+    digest.update(b"}")
+    return [*states, digest]
 
 
 class Store:

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import socket
@@ -36,6 +37,44 @@ def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     return sock
 
 
+class PromptServer(uvicorn.Server):
+    """uvicorn's server, stopped as soon as `request_stop` is called.
+
+    uvicorn looks at `should_exit` every 100 ms, and its shutdown waits 100 ms for open connections
+    to close even when there are none: 0.2 s for every embedded run, which starts and stops its own.
+    """
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self._stop_requested = asyncio.Event()
+
+    def request_stop(self) -> None:
+        self.should_exit = True
+        self._stop_requested.set()
+
+    async def main_loop(self) -> None:
+        counter = 0
+        while not await self.on_tick(counter):  # the tick also refreshes the Date header each second
+            counter = (counter + 1) % 864000
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop_requested.wait(), 0.1)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        if self.server_state.tasks:  # requests in flight: uvicorn's graceful shutdown lets them finish
+            await super().shutdown(sockets)
+            return
+        for server in self.servers:
+            server.close()
+        for sock in sockets or []:
+            sock.close()
+        for connection in list(self.server_state.connections):
+            connection.shutdown()  # idle keep-alive connections close at once
+        for server in self.servers:
+            await server.wait_closed()
+        if not self.force_exit:
+            await self.lifespan.shutdown()
+
+
 @dataclass
 class DomainServer:
     domain: Domain
@@ -49,7 +88,7 @@ class DomainServer:
     tasks: list[Task] | None = None
     """The tasks to serve instead of the domain's own (the Tracer verifies candidates this way)."""
     registry: EpisodeRegistry = field(init=False)
-    _servers: list[uvicorn.Server] = field(init=False, default_factory=list)
+    _servers: list[PromptServer] = field(init=False, default_factory=list)
     _tasks: list[asyncio.Task[None]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
@@ -75,7 +114,7 @@ class DomainServer:
         control_app = build_control_app(self.registry, self.mcp_url, self.admin_token)
         for app, sock in ((mcp_app, self._mcp_socket), (control_app, self._control_socket)):
             config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", backlog=2048)
-            server = uvicorn.Server(config)
+            server = PromptServer(config)
             server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
             self._servers.append(server)
             self._tasks.append(asyncio.create_task(server.serve(sockets=[sock])))
@@ -86,7 +125,7 @@ class DomainServer:
 
     async def stop(self) -> None:
         for server in self._servers:
-            server.should_exit = True
+            server.request_stop()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self.registry.close()
 

@@ -7,12 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 from taue.envs.retail import DOMAIN
-from taue.envs.retail.generate import generate
 from taue.envs.retail.models import Order, Product, User
+from tests.envs.seed_rows import seed_rows
 from tests.envs.tool_harness import ToolHarness
 
 Record = dict[str, Any]
-ROWS = generate(DOMAIN.seed)
+ROWS = seed_rows(DOMAIN)
 USERS: dict[str, Record] = {r.user_id: r.to_record() for r in ROWS if isinstance(r, User)}
 ORDERS: dict[str, Record] = {r.order_id: r.to_record() for r in ROWS if isinstance(r, Order)}
 PRODUCTS: dict[str, Record] = {r.product_id: r.to_record() for r in ROWS if isinstance(r, Product)}
@@ -20,6 +20,7 @@ PRODUCTS: dict[str, Record] = {r.product_id: r.to_record() for r in ROWS if isin
 
 TOOLS = ToolHarness(DOMAIN)
 call, ok, fails = TOOLS.call, TOOLS.ok, TOOLS.fails
+
 
 def state(db) -> dict[str, dict[str, Record]]:
     raw = json.loads(db.canonical_state())

@@ -8,12 +8,12 @@ from datetime import date, timedelta
 from typing import Any
 
 from taue.envs.telehealth import DOMAIN
-from taue.envs.telehealth.generate import generate
 from taue.envs.telehealth.models import WEEKDAYS, Appointment, MedicalRecord, Patient, Provider
+from tests.envs.seed_rows import seed_rows
 from tests.envs.tool_harness import ToolHarness
 
 Record = dict[str, Any]
-ROWS = generate(DOMAIN.seed)
+ROWS = seed_rows(DOMAIN)
 PATIENTS: dict[str, Record] = {r.patient_id: r.to_record() for r in ROWS if isinstance(r, Patient)}
 PROVIDERS: dict[str, Record] = {r.provider_id: r.to_record() for r in ROWS if isinstance(r, Provider)}
 APPOINTMENTS: dict[str, Record] = {
@@ -25,6 +25,7 @@ TODAY = DOMAIN.clock[:10]
 
 TOOLS = ToolHarness(DOMAIN)
 call, ok, fails = TOOLS.call, TOOLS.ok, TOOLS.fails
+
 
 def state(db) -> dict[str, dict[Any, Record]]:
     keys = {
@@ -90,5 +91,3 @@ def provider_of(specialty: str) -> str:
 
 
 PATIENT_ID = sorted(PATIENTS)[5]
-
-

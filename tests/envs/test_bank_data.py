@@ -16,9 +16,10 @@ from taue.envs.bank.models import Account, Card, Customer, Dispute, Loan, Payee,
 from taue.envs.bank.policy_check import check_policy
 from taue.envs.bank.rules import CLOCK, TODAY, payoff_amount
 from taue.envs.bank.seed_view import load
+from tests.envs.seed_rows import seed_rows
 from tests.envs.tool_harness import ToolHarness
 
-ROWS = generate(DOMAIN.seed)
+ROWS = seed_rows(DOMAIN)
 
 
 def rows_of(model: type) -> list:

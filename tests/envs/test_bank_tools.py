@@ -9,12 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 from taue.envs.bank import DOMAIN
-from taue.envs.bank.generate import generate
 from taue.envs.bank.models import Account, Card, Customer, Loan, Payee, Transaction
+from tests.envs.seed_rows import seed_rows
 from tests.envs.tool_harness import ToolHarness
 
 Record = dict[str, Any]
-ROWS = generate(DOMAIN.seed)
+ROWS = seed_rows(DOMAIN)
 CUSTOMERS = {r.customer_id: r for r in ROWS if isinstance(r, Customer)}
 ACCOUNTS: dict[str, Record] = {r.account_id: r.to_record() for r in ROWS if isinstance(r, Account)}
 PAYEES: dict[str, Record] = {r.payee_id: r.to_record() for r in ROWS if isinstance(r, Payee)}

@@ -10,12 +10,12 @@ from typing import Any
 from sqlmodel import SQLModel
 
 from taue.envs.bank import DOMAIN
-from taue.envs.bank.generate import generate
 from taue.envs.bank.models import Account, Card, Customer, Loan, Transaction
+from tests.envs.seed_rows import seed_rows
 from tests.envs.tool_harness import ToolHarness
 
 Record = dict[str, Any]
-ROWS = generate(DOMAIN.seed)
+ROWS = seed_rows(DOMAIN)
 TIERS = {r.customer_id: r.tier for r in ROWS if isinstance(r, Customer)}
 CARDS: dict[str, Record] = {r.card_id: r.to_record() for r in ROWS if isinstance(r, Card)}
 LOANS: dict[str, Record] = {r.loan_id: r.to_record() for r in ROWS if isinstance(r, Loan)}

@@ -139,8 +139,10 @@ async def test_cached_state_equals_full_render_after_every_task(name: str) -> No
     for task in [t for t in domain.tasks if t.emotion is not None]:  # a twin has the same actions
         db, _ = await replay(domain, task.initial_state + task.evaluation.actions)
         assert db.canonical_state() == full_render(db), task.id
+        assert db.state_hash() == state_hash(db.comparable_state()) == db.state_and_hash()[1], task.id
         db.reset()
         assert db.canonical_state() == full_render(db) == domain.new_database().canonical_state()
+        assert db.state_hash() == state_hash(db.canonical_state())
 
 
 def test_inserted_and_deleted_rows_keep_primary_key_order() -> None:

@@ -9,8 +9,9 @@ from taue.envs.movie import DOMAIN
 from taue.envs.movie.generate import CLOCK, generate, price_list
 from taue.envs.movie.models import Account, Film, Order, Showtime, Theatre, all_seats, seat_type
 from taue.envs.runtime.database import SeedImage
+from tests.envs.seed_rows import seed_rows
 
-ROWS = generate(DOMAIN.seed)
+ROWS = seed_rows(DOMAIN)
 ACCOUNTS = [r for r in ROWS if isinstance(r, Account)]
 ORDERS = [r for r in ROWS if isinstance(r, Order)]
 SHOWS = {r.showtime_id: r for r in ROWS if isinstance(r, Showtime)}

@@ -10,14 +10,14 @@ from datetime import date, timedelta
 from typing import Any
 
 from taue.envs.movie import DOMAIN
-from taue.envs.movie.generate import generate
 from taue.envs.movie.models import Account, Film, Order, Showtime, Theatre, all_seats, seat_type
 from taue.envs.movie.policy_check import check_policy
 from taue.envs.movie.tracer import TRACER
+from tests.envs.seed_rows import seed_rows
 from tests.envs.tool_harness import ToolHarness
 
 Record = dict[str, Any]
-ROWS = generate(DOMAIN.seed)
+ROWS = seed_rows(DOMAIN)
 ACCOUNTS: dict[str, Record] = {r.account_id: r.to_record() for r in ROWS if isinstance(r, Account)}
 ORDERS: dict[str, Record] = {r.order_id: r.to_record() for r in ROWS if isinstance(r, Order)}
 SHOWS: dict[str, Record] = {r.showtime_id: r.to_record() for r in ROWS if isinstance(r, Showtime)}

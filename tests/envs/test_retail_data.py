@@ -10,8 +10,9 @@ from taue.envs.retail import DOMAIN
 from taue.envs.retail.generate import generate
 from taue.envs.retail.models import Order, Product, User
 from taue.envs.runtime.database import SeedImage
+from tests.envs.seed_rows import seed_rows
 
-ROWS = generate(0)
+ROWS = seed_rows(DOMAIN)
 ORDERS = [r for r in ROWS if isinstance(r, Order)]
 PRODUCTS = {r.product_id: r for r in ROWS if isinstance(r, Product)}
 USERS = {r.user_id: r for r in ROWS if isinstance(r, User)}

@@ -14,9 +14,10 @@ from taue.envs.runtime.database import SeedImage, canonical_json
 from taue.envs.telecom import DOMAIN
 from taue.envs.telecom.generate import DEVICES, SERVICES, TODAY, generate
 from taue.envs.telecom.models import MODEL_OF, TABLES, Billing, Customer, Device, Service, SupportTicket
+from tests.envs.seed_rows import seed_rows
 from tests.paths import PUBLISHED_DATA
 
-ROWS = generate(DOMAIN.seed)
+ROWS = seed_rows(DOMAIN)
 CUSTOMERS = {r.customer_id: r for r in ROWS if isinstance(r, Customer)}
 BILLING = {r.customer_id: r for r in ROWS if isinstance(r, Billing)}
 TICKETS = [r for r in ROWS if isinstance(r, SupportTicket)]

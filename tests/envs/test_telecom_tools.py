@@ -7,12 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 from taue.envs.telecom import DOMAIN
-from taue.envs.telecom.generate import SERVICES, generate
+from taue.envs.telecom.generate import SERVICES
 from taue.envs.telecom.models import Billing, Customer, SupportTicket
+from tests.envs.seed_rows import seed_rows
 from tests.envs.tool_harness import ToolHarness
 
 Record = dict[str, Any]
-ROWS = generate(DOMAIN.seed)
+ROWS = seed_rows(DOMAIN)
 CUSTOMERS: dict[str, Record] = {r.customer_id: r.to_record() for r in ROWS if isinstance(r, Customer)}
 BILLING: dict[str, Record] = {r.customer_id: r.to_record() for r in ROWS if isinstance(r, Billing)}
 TICKETS: dict[str, Record] = {r.ticket_id: r.to_record() for r in ROWS if isinstance(r, SupportTicket)}

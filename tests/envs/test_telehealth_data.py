@@ -26,11 +26,12 @@ from taue.envs.telehealth.models import (
     rows_from_tables,
     tables_from_rows,
 )
+from tests.envs.seed_rows import seed_rows
 from tests.paths import PUBLISHED_DATA
 
 PUBLISHED = PUBLISHED_DATA / "telehealth" / "db"
 """The published seed tables (../shared next to the checkout); absent on a user's machine."""
-ROWS = generate(0)
+ROWS = seed_rows(DOMAIN)
 TABLE_ROWS = tables_from_rows(ROWS)
 PATIENTS, PROVIDERS = TABLE_ROWS["patients"], TABLE_ROWS["providers"]
 APPOINTMENTS, RECORDS = TABLE_ROWS["appointments"], TABLE_ROWS["medical_records"]
