@@ -21,7 +21,9 @@ TIERS = ("upper", "lower", "courtside")
 
 
 def _record(row: SQLModel) -> dict[str, Any]:
-    return row.model_dump()
+    # Field order, not model_dump()'s: a table model's dump follows SQLAlchemy's column set,
+    # whose order differs between processes, and tool outputs must be the same in every run.
+    return {name: getattr(row, name) for name in type(row).model_fields}
 
 
 class Account(BasketballTable, table=True):

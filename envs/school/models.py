@@ -19,7 +19,9 @@ SchoolTable = table_base("school")
 
 class _Record:
     def to_record(self) -> dict[str, Any]:
-        return self.model_dump()  # type: ignore[attr-defined]
+        # Field order, not model_dump()'s: a table model's dump follows SQLAlchemy's column set,
+        # whose order differs between processes, and tool outputs must be the same in every run.
+        return {name: getattr(self, name) for name in type(self).model_fields}  # type: ignore[attr-defined]
 
 
 class Student(_Record, SchoolTable, table=True):
