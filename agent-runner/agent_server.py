@@ -127,7 +127,9 @@ class AppServer:
         return f"http://{self.host}:{self.port}"
 
     async def start(self) -> str:
-        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="on")
+        config = uvicorn.Config(
+            self.app, log_level="warning", access_log=False, lifespan="on", timeout_keep_alive=75
+        )  # keep-alive above every client's idle expiry: a client never reuses a closing connection
         self._server = uvicorn.Server(config)
         self._server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
         self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]))

@@ -6,7 +6,15 @@ import grpc
 
 from taue.proto.serving import GrpcServer
 from taue.proto.v1 import common_pb2, simulator_pb2, simulator_pb2_grpc
-from taue.simulator.session import Simulator, SimulatorError, SimulatorUnavailable
+from taue.simulator.session import (
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_SESSION_TTL_S,
+    Simulator,
+    SimulatorError,
+    SimulatorFull,
+    SimulatorUnavailable,
+    UnknownSession,
+)
 from taue.simulator.wire import (
     agent_turn_from_request,
     options_from_message,
@@ -17,7 +25,7 @@ from taue.simulator.wire import (
 
 class SimulatorService(simulator_pb2_grpc.SimulatorServicer):
     def __init__(self, simulator: Simulator | None = None) -> None:
-        self.simulator = simulator or Simulator()
+        self.simulator = simulator if simulator is not None else Simulator()
 
     async def StartSession(self, request, context):
         if not request.HasField("task") or not request.task.task_id:
@@ -57,17 +65,23 @@ class SimulatorService(simulator_pb2_grpc.SimulatorServicer):
             return await awaitable
         except SimulatorUnavailable as exc:
             await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
+        except UnknownSession as exc:
+            await context.abort(grpc.StatusCode.NOT_FOUND, str(exc))
+        except SimulatorFull as exc:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
         except SimulatorError as exc:
-            code = (
-                grpc.StatusCode.NOT_FOUND
-                if "unknown simulator session" in str(exc)
-                else (grpc.StatusCode.INVALID_ARGUMENT)
-            )
-            await context.abort(code, str(exc))
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
 
 
-def build_server(host: str = "127.0.0.1", port: int = 0) -> GrpcServer:
+def build_server(
+    host: str = "127.0.0.1",
+    port: int = 0,
+    session_ttl_s: float = DEFAULT_SESSION_TTL_S,
+    max_sessions: int = DEFAULT_MAX_SESSIONS,
+) -> GrpcServer:
+    """The simulator's gRPC server; sessions idle for `session_ttl_s` expire, at most `max_sessions` live."""
     server = GrpcServer(host, port)
-    simulator_pb2_grpc.add_SimulatorServicer_to_server(SimulatorService(), server.server)
+    service = SimulatorService(Simulator(session_ttl_s, max_sessions))
+    simulator_pb2_grpc.add_SimulatorServicer_to_server(service, server.server)
     server.add([simulator_pb2.DESCRIPTOR.services_by_name["Simulator"].full_name])
     return server

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import secrets
+import time
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from pydantic import BaseModel
@@ -47,8 +49,21 @@ def make_user(task: Task, seed: int, options: UserOptions) -> UserBackend:
     return backend(task, seed, options)
 
 
+DEFAULT_SESSION_TTL_S = 900.0
+"""Idle seconds (no request for the session) after which a user session expires."""
+DEFAULT_MAX_SESSIONS = 10_000
+
+
 class SimulatorError(LookupError):
     """A request the simulator cannot serve (unknown session or backend, bad task)."""
+
+
+class UnknownSession(SimulatorError):
+    """No live session of that id (never started, ended, or expired)."""
+
+
+class SimulatorFull(SimulatorError):
+    """As many sessions live as the simulator may hold."""
 
 
 class SimulatorUnavailable(RuntimeError):
@@ -56,19 +71,55 @@ class SimulatorUnavailable(RuntimeError):
     completions after retries): an infrastructure error, retried, never the agent's failure."""
 
 
-class Simulator:
-    """Live user sessions of one process, keyed by session id."""
+def shown(value: str, limit: int = 64) -> str:
+    """`repr` of a client-supplied id, cut to `limit` characters."""
+    return repr(value) if len(value) <= limit else f"{value[:limit]!r}… ({len(value)} characters)"
 
-    def __init__(self) -> None:
-        self._sessions: dict[str, UserBackend] = {}
+
+@dataclass
+class Session:
+    user: UserBackend
+    last_used: float = field(default_factory=time.monotonic)
+
+
+class Simulator:
+    """Live user sessions of one process, keyed by session id. A session idle for `session_ttl_s`
+    expires (swept when sessions are started); at most `max_sessions` live at once."""
+
+    def __init__(
+        self, session_ttl_s: float = DEFAULT_SESSION_TTL_S, max_sessions: int = DEFAULT_MAX_SESSIONS
+    ) -> None:
+        self.session_ttl_s = session_ttl_s
+        self.max_sessions = max_sessions
+        self._sessions: dict[str, Session] = {}
+        self._starting = 0
+        self._next_sweep = 0.0
+
+    def __len__(self) -> int:
+        return len(self._sessions)
 
     async def start(self, task: Task, seed: int, options: UserOptions | None = None) -> tuple[str, str]:
         """Start a session; returns (session id, first user message)."""
-        user = make_user(task, seed, options or UserOptions())
-        first = await user.first_message()
+        self._sweep()
+        if self._full():
+            self._sweep(force=True)
+        if self._full():
+            raise SimulatorFull(
+                f"too many live user sessions ({self.max_sessions}, the simulator's cap): end finished "
+                f"ones, wait for idle ones to expire ({self.session_ttl_s:g} s) or raise --max-sessions"
+            )
+        self._starting += 1  # counted while the first message is made, so concurrent starts respect the cap
+        try:
+            user = make_user(task, seed, options or UserOptions())
+            first = await user.first_message()
+        finally:
+            self._starting -= 1
         session_id = secrets.token_hex(8)
-        self._sessions[session_id] = user
+        self._sessions[session_id] = Session(user)
         return session_id, first
+
+    def _full(self) -> bool:
+        return len(self._sessions) + self._starting >= self.max_sessions
 
     async def respond(self, session_id: str, turn: AgentTurn) -> UserTurn:
         return await self._user(session_id).respond(turn)
@@ -77,10 +128,22 @@ class Simulator:
         return dict(getattr(self._user(session_id), "usage", None) or {})
 
     def _user(self, session_id: str) -> UserBackend:
-        user = self._sessions.get(session_id)
-        if user is None:
-            raise SimulatorError(f"unknown simulator session {session_id!r}")
-        return user
+        session = self._sessions.get(session_id)
+        if session is None:
+            raise UnknownSession(f"unknown simulator session {shown(session_id)}")
+        session.last_used = time.monotonic()
+        return session.user
 
     def end(self, session_id: str) -> None:
         self._sessions.pop(session_id, None)
+
+    def _sweep(self, force: bool = False) -> None:
+        """Drop the sessions idle for longer than the TTL (unless forced, at most every quarter TTL and
+        at least every 30 s while sessions start)."""
+        now = time.monotonic()
+        if now < self._next_sweep and not force:
+            return
+        self._next_sweep = now + min(30.0, self.session_ttl_s / 4)
+        expired = [sid for sid, s in self._sessions.items() if now - s.last_used > self.session_ttl_s]
+        for session_id in expired:
+            del self._sessions[session_id]

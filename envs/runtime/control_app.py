@@ -14,8 +14,12 @@ from pydantic import BaseModel, Field
 from taue.contracts.domain import DomainCard, EpisodeCreated, ExpectedOutcome, TaskList
 from taue.contracts.tasks import Task
 from taue.envs.runtime.catalog import domain_card
-from taue.envs.runtime.episodes import EpisodeError, EpisodeRegistry
+from taue.envs.runtime.episodes import Episode, EpisodeError, EpisodeRegistry
 from taue.envs.runtime.execution import ToolCall
+from taue.envs.runtime.http_guard import RequestGuard
+from taue.envs.runtime.limits import ECHO_LIMIT, release_freed_memory
+
+RUN_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,128}$"
 
 
 class CreateEpisode(BaseModel):
@@ -23,6 +27,9 @@ class CreateEpisode(BaseModel):
         default=None, description="Task whose initial state to apply; none = seed DB."
     )
     seed: int = 0
+    run_id: str | None = Field(
+        default=None, pattern=RUN_ID_PATTERN, description="The creating run's id (to delete its leftovers)."
+    )
 
 
 class ResetDone(BaseModel):
@@ -45,14 +52,54 @@ class ToolLog(BaseModel):
     total: int = Field(default=0, description="Calls logged so far.")
     ended: bool = False
     """True once a conversation-ending tool (a transfer to a human) ran."""
+    dropped: int = Field(default=0, description="Calls refused, not logged: the log reached its bound.")
+
+
+class EpisodeSummary(BaseModel):
+    episode_id: str
+    task_id: str | None
+    run_id: str | None
+    tool_calls: int
+    ended: bool
+    idle_s: float
+    """Seconds since the episode's last MCP or control request; it expires after the server's TTL."""
+
+
+class EpisodeList(BaseModel):
+    episodes: list[EpisodeSummary]
+
+
+class Deleted(BaseModel):
+    deleted: int
+
+
+def summary(episode: Episode) -> EpisodeSummary:
+    return EpisodeSummary(
+        episode_id=episode.id,
+        task_id=episode.task_id,
+        run_id=episode.run_id,
+        tool_calls=len(episode.log),
+        ended=episode.ended,
+        idle_s=round(episode.idle_s(), 3),
+    )
+
+
+def problem(error: dict) -> str:
+    """One validation problem, every part of it that comes from the request cut short."""
+    where = ".".join(str(part)[:ECHO_LIMIT] for part in error["loc"])
+    return f"{where}: {str(error['msg'])[:200]}"
 
 
 def build_control_app(
-    registry: EpisodeRegistry, public_mcp_url: str, admin_token: str | None = None
+    registry: EpisodeRegistry,
+    public_mcp_url: str,
+    admin_token: str | None = None,
+    max_body_bytes: int | None = None,
 ) -> FastAPI:
     """The control API of one domain server. `public_mcp_url` is the MCP port's base URL."""
     domain = registry.domain
     app = FastAPI(title=f"taue {domain.name} control", version="1")
+    app.add_middleware(RequestGuard, max_body_bytes=max_body_bytes)
 
     async def require_admin(authorization: str = Header(default="")) -> None:
         if admin_token is None:
@@ -69,14 +116,20 @@ def build_control_app(
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
+        problems = [problem(e) for e in exc.errors()[:20]]
         return JSONResponse({"error": "invalid request", "problems": problems}, status_code=422)
 
     admin = [Depends(require_admin)]
 
     @app.get("/healthz")
     async def healthz() -> dict[str, object]:
-        return {"status": "ok", "domain": domain.name, "episodes": len(registry)}
+        return {
+            "status": "ok",
+            "domain": domain.name,
+            "episodes": len(registry),
+            "max_episodes": registry.max_episodes,
+            "episode_ttl_s": registry.episode_ttl_s,
+        }
 
     @app.get("/policy", dependencies=admin)
     async def policy() -> PlainTextResponse:
@@ -104,9 +157,26 @@ def build_control_app(
 
     @app.post("/episodes", dependencies=admin, status_code=201)
     async def create_episode(body: CreateEpisode) -> EpisodeCreated:
-        episode = await registry.create(body.task_id, body.seed)
+        episode = await registry.create(body.task_id, body.seed, body.run_id)
         url = f"{public_mcp_url.rstrip('/')}/episodes/{episode.id}/mcp"
         return EpisodeCreated(episode_id=episode.id, mcp_url=url, token=episode.token, task_id=body.task_id)
+
+    @app.get("/episodes", dependencies=admin)
+    async def list_episodes(
+        run_id: str | None = Query(default=None, pattern=RUN_ID_PATTERN, description="Only this run's."),
+    ) -> EpisodeList:
+        """Live episodes, with each one's idle time (listing does not count as using them)."""
+        return EpisodeList(episodes=[summary(episode) for episode in registry.listed(run_id)])
+
+    @app.delete("/episodes", dependencies=admin)
+    async def delete_run_episodes(
+        run_id: str = Query(pattern=RUN_ID_PATTERN, description="The run whose episodes to delete."),
+    ) -> Deleted:
+        """Delete every episode a run created (a runner cleaning up after itself); idempotent."""
+        deleted = registry.delete_run(run_id)
+        if deleted:
+            release_freed_memory()
+        return Deleted(deleted=deleted)
 
     @app.post("/episodes/{episode_id}/reset", dependencies=admin)
     async def reset_episode(episode_id: str) -> ResetDone:
@@ -147,6 +217,7 @@ def build_control_app(
             since=since,
             total=len(episode.log),
             ended=episode.ended,
+            dropped=episode.dropped,
         )
 
     @app.delete("/episodes/{episode_id}", dependencies=admin, status_code=204)

@@ -1,4 +1,4 @@
-"""Episodes of one domain server: creation, reset, tokens, tool logs, deletion."""
+"""Episodes of one domain server: creation, reset, tokens, tool logs, idle expiry, deletion."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from taue.envs.runtime.catalog import ExpectedOutcomes
 from taue.envs.runtime.database import EpisodeDatabase
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.execution import ToolCall
+from taue.envs.runtime.limits import DEFAULT_EPISODE_TTL_S, MAX_LOGGED_CALLS, shown
 from taue.envs.runtime.task_checks import replay
 
 
@@ -33,26 +34,51 @@ class Episode:
     seed: int
     initial_state: list[Action]
     db: EpisodeDatabase
+    run_id: str | None = None
+    """The run that created the episode (a runner deletes its leftovers by it)."""
     log: list[ToolCall] = field(default_factory=list)
+    dropped: int = 0
+    """Calls refused, not logged, because the log reached its bound."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ended: bool = False
     """Set once a conversation-ending tool ran; later calls are refused."""
+    last_used: float = field(default_factory=time.monotonic)
+    open_streams: int = 0
+    """MCP GET (server-sent events) streams open on this episode."""
+    streams_closed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the episode ends, is deleted or expires: its GET streams close."""
 
     def token_matches(self, presented: str) -> bool:
         return hmac.compare_digest(self.token.encode(), presented.encode())
+
+    def touch(self) -> None:
+        self.last_used = time.monotonic()
+
+    def idle_s(self, now: float | None = None) -> float:
+        return (time.monotonic() if now is None else now) - self.last_used
+
+    def end(self) -> None:
+        self.ended = True
+        self.streams_closed.set()
 
 
 class EpisodeRegistry:
     """All live episodes of one domain, each with a private database."""
 
     def __init__(
-        self, domain: Domain, tasks: dict[str, Task] | None = None, max_episodes: int = 4096
+        self,
+        domain: Domain,
+        tasks: dict[str, Task] | None = None,
+        max_episodes: int = 4096,
+        episode_ttl_s: float = DEFAULT_EPISODE_TTL_S,
     ) -> None:
         self.domain = domain
         self.tasks = tasks if tasks is not None else domain.task_index
         self.serves_train_split = tasks is None
         """A server given its own task list (the Tracer's verification) serves no training split."""
         self.max_episodes = max_episodes
+        self.episode_ttl_s = episode_ttl_s
+        self.max_logged_calls = MAX_LOGGED_CALLS
         self.expected = ExpectedOutcomes(domain)
         self._episodes: dict[str, Episode] = {}
 
@@ -71,20 +97,24 @@ class EpisodeRegistry:
             return self.tasks
         if name == "train":
             return self.train_tasks
-        raise EpisodeError(f"unknown split {name!r}; splits: eval, train", status=422)
+        raise EpisodeError(f"unknown split {shown(name)}; splits: eval, train", status=422)
 
     def task(self, task_id: str) -> Task:
         """A task of either split (their ids never collide: training ids carry `-train-`)."""
         task = self.tasks.get(task_id) or self.train_tasks.get(task_id)
         if task is None:
-            raise EpisodeError(f"unknown task {task_id!r} for domain {self.domain.name!r}", status=404)
+            raise EpisodeError(f"unknown task {shown(task_id)} for domain {self.domain.name!r}", status=404)
         return task
 
-    async def create(self, task_id: str | None, seed: int = 0) -> Episode:
+    async def create(self, task_id: str | None, seed: int = 0, run_id: str | None = None) -> Episode:
         if task_id is not None:
             self.task(task_id)
         if len(self._episodes) >= self.max_episodes:
-            raise EpisodeError(f"too many live episodes ({self.max_episodes}); delete finished ones", 429)
+            raise EpisodeError(
+                f"too many live episodes ({self.max_episodes}, the server's cap): delete finished ones, "
+                f"wait for idle ones to expire ({self.episode_ttl_s:g} s) or raise --max-episodes",
+                429,
+            )
         initial = list(self.task(task_id).initial_state) if task_id is not None else []
         episode = Episode(
             id=secrets.token_hex(12),
@@ -93,8 +123,13 @@ class EpisodeRegistry:
             seed=seed,
             initial_state=initial,
             db=self.domain.new_database(),
+            run_id=run_id,
         )
-        await self._apply_initial_state(episode)
+        try:
+            await self._apply_initial_state(episode)
+        except BaseException:
+            episode.db.close()
+            raise
         self._episodes[episode.id] = episode
         return episode
 
@@ -107,10 +142,16 @@ class EpisodeRegistry:
             raise EpisodeError(f"initial state of task {episode.task_id!r} fails: {failed[0].output}", 500)
 
     def get(self, episode_id: str) -> Episode:
+        """The episode, marked as used now (its idle time starts again)."""
         episode = self._episodes.get(episode_id)
         if episode is None:
-            raise EpisodeError(f"unknown episode {episode_id!r}")
+            raise EpisodeError(f"unknown episode {shown(episode_id)}")
+        episode.touch()
         return episode
+
+    def listed(self, run_id: str | None = None) -> list[Episode]:
+        """Live episodes (of one run, if given), without touching them."""
+        return [e for e in self._episodes.values() if run_id is None or e.run_id == run_id]
 
     def authorize(self, episode_id: str, token: str) -> Episode:
         """The episode, if `token` is its bearer token; otherwise an `EpisodeError` (404 or 401)."""
@@ -126,15 +167,42 @@ class EpisodeRegistry:
             started = time.perf_counter()
             episode.db.reset()
             episode.log.clear()
+            episode.dropped = 0
             episode.ended = False
+            if episode.streams_closed.is_set():
+                episode.streams_closed = asyncio.Event()
             await self._apply_initial_state(episode)
             return (time.perf_counter() - started) * 1000
 
     def delete(self, episode_id: str) -> None:
         episode = self._episodes.pop(episode_id, None)
         if episode is None:
-            raise EpisodeError(f"unknown episode {episode_id!r}")
+            raise EpisodeError(f"unknown episode {shown(episode_id)}")
+        episode.streams_closed.set()
         episode.db.close()
+
+    def delete_run(self, run_id: str) -> int:
+        """Delete every episode of a run; returns how many there were."""
+        doomed = [episode.id for episode in self.listed(run_id)]
+        for episode_id in doomed:
+            self.delete(episode_id)
+        return len(doomed)
+
+    def expire_idle(self) -> int:
+        """Delete the episodes idle for longer than the TTL (none in the middle of a call)."""
+        now = time.monotonic()
+        doomed = [
+            episode.id
+            for episode in self._episodes.values()
+            if episode.idle_s(now) > self.episode_ttl_s and not episode.lock.locked()
+        ]
+        for episode_id in doomed:
+            self.delete(episode_id)
+        return len(doomed)
+
+    def close_streams(self) -> None:
+        for episode in self._episodes.values():
+            episode.streams_closed.set()
 
     def close(self) -> None:
         for episode_id in list(self._episodes):

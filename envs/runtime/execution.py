@@ -17,6 +17,7 @@ from mcp.types import CallToolResult, TextContent
 from taue.contracts.episode import TimedCall, utc_now
 from taue.envs.runtime.database import EpisodeDatabase, Store
 from taue.envs.runtime.domain import Domain
+from taue.envs.runtime.limits import bounded_error
 
 _store: ContextVar[Store] = ContextVar("taue_store")
 
@@ -66,22 +67,46 @@ async def execute_logged(
 ) -> CallToolResult:
     """`execute`, recording the call (successful or not) in `log`. Never raises for a bad call."""
     started, timestamp = time.perf_counter(), utc_now()
-    args = arguments if isinstance(arguments, dict) else {"_raw": arguments}
+    args = logged_arguments(arguments)
     try:
         result = await execute(domain, db, name, args, context)
         ok, output = not result.is_error, result_text(result)
     except ToolError as exc:
-        result = CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
         ok, output = False, str(exc)
+        result = error_result(output)
     except Exception as exc:  # a bug in a tool: report it without the traceback, keep serving
-        message = f"Error executing tool {name}: internal error ({type(exc).__name__})"
-        result = CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
-        ok, output = False, message
+        ok, output = False, f"Error executing tool {name}: internal error ({type(exc).__name__})"
+        result = error_result(output)
+    if not ok and (bounded := bounded_error(output)) != output:
+        # an error may repeat what the agent sent (an id, a name): never more than a bounded echo
+        output, result = bounded, error_result(bounded)
+    log_call(domain, log, name, args, ok, output, timestamp, started)
+    return result
+
+
+def error_result(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def logged_arguments(arguments: Any) -> dict[str, Any]:
+    return arguments if isinstance(arguments, dict) else {"_raw": arguments}
+
+
+def log_call(
+    domain: Domain,
+    log: list[ToolCall],
+    name: str,
+    arguments: dict[str, Any],
+    ok: bool,
+    output: str,
+    timestamp: str,
+    started: float,
+) -> None:
     log.append(
         ToolCall(
             seq=len(log),
             name=name,
-            arguments=args,
+            arguments=arguments,
             ok=ok,
             output=output,
             writes=ok and name in domain.write_tools,
@@ -89,4 +114,8 @@ async def execute_logged(
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
     )
-    return result
+
+
+def log_refused(domain: Domain, log: list[ToolCall], name: str, arguments: Any, message: str) -> None:
+    """Record a call the server refused without running it (after a conversation-ending tool)."""
+    log_call(domain, log, name, logged_arguments(arguments), False, message, utc_now(), time.perf_counter())

@@ -2,11 +2,14 @@
 
 One `MCPServer` per domain serves every episode; the episode is taken from the request path, and
 the bearer-token check happens in an ASGI layer in front of the SDK, before any MCP processing.
+
+The server is stateless and answers in JSON, so a GET (a server-sent-events stream) carries nothing
+but pings: at most `MAX_STREAMS_PER_EPISODE` are open per episode, and each is closed when the
+episode ends, is deleted or expires, or after `STREAM_IDLE_S` without data.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,15 +18,22 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import CallToolResult
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, CallToolResult, GetPromptResult
 from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from taue.envs.runtime.episodes import Episode, EpisodeError, EpisodeRegistry
-from taue.envs.runtime.execution import execute_logged
+from taue.envs.runtime.execution import execute_logged, log_refused
+from taue.envs.runtime.http_guard import RequestGuard, json_error
+from taue.envs.runtime.limits import shown
+from taue.envs.runtime.rpc_errors import BoundedErrors
+from taue.envs.runtime.sse_streams import STREAM_IDLE_S, StreamWatch
 
 EPISODE_PATH = re.compile(r"^/episodes/([A-Za-z0-9_-]{1,64})/mcp$")
+MAX_STREAMS_PER_EPISODE = 2
+TRANSFERRED = "this conversation has been transferred; no further actions are possible"
 
 
 class DomainMCPServer(MCPServer):
@@ -47,16 +57,26 @@ class DomainMCPServer(MCPServer):
         self, name: str, arguments: dict[str, Any], context: Context | None = None
     ) -> CallToolResult:
         episode = self._episode(context)
+        domain = self.registry.domain
         async with episode.lock:
+            bound = self.registry.max_logged_calls
+            if len(episode.log) >= bound:
+                episode.dropped += 1
+                raise ToolError(f"this episode reached its limit of {bound} tool calls; no more are possible")
             if episode.ended:
-                raise ToolError("this conversation has been transferred; no further actions are possible")
-            result = await execute_logged(
-                self.registry.domain, episode.db, episode.log, name, arguments, context
-            )
+                log_refused(domain, episode.log, name, arguments, TRANSFERRED)
+                raise ToolError(TRANSFERRED)
+            result = await execute_logged(domain, episode.db, episode.log, name, arguments, context)
             last = episode.log[-1]
-            if last.ok and last.name in self.registry.domain.terminal_tools:
-                episode.ended = True
+            if last.ok and last.name in domain.terminal_tools:
+                episode.end()
             return result
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context | None = None
+    ) -> GetPromptResult:
+        # There are no prompts; the SDK's own answer would log a traceback quoting the whole name.
+        raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {shown(name)}; this server has none")
 
     def _episode(self, context: Context | None) -> Episode:
         request = context.request_context.request if context is not None else None
@@ -67,11 +87,13 @@ class DomainMCPServer(MCPServer):
 
 
 class EpisodeGate:
-    """ASGI layer: exact episode path, known episode, matching bearer token; else a JSON error."""
+    """ASGI layer: exact episode path, known episode, matching bearer token; else a JSON error.
+    GET streams are limited per episode and closed by the server (see the module's docstring)."""
 
-    def __init__(self, app: ASGIApp, registry: EpisodeRegistry) -> None:
+    def __init__(self, app: ASGIApp, registry: EpisodeRegistry, stream_idle_s: float = STREAM_IDLE_S) -> None:
         self.app = app
         self.registry = registry
+        self.stream_idle_s = stream_idle_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -79,35 +101,47 @@ class EpisodeGate:
             return
         match = EPISODE_PATH.match(scope["path"])
         if match is None:
-            await _json_error(send, 404, "not found: the MCP endpoint is /episodes/{episode_id}/mcp")
+            await json_error(send, 404, "not found: the MCP endpoint is /episodes/{episode_id}/mcp")
             return
         headers = dict(scope["headers"])
         authorization = headers.get(b"authorization", b"").decode("latin-1")
         scheme, _, token = authorization.partition(" ")
         if scheme.lower() != "bearer" or not token:
-            await _json_error(send, 401, "missing bearer token: send 'Authorization: Bearer <episode token>'")
+            await json_error(send, 401, "missing bearer token: send 'Authorization: Bearer <episode token>'")
             return
         try:
-            self.registry.authorize(match.group(1), token.strip())
+            episode = self.registry.authorize(match.group(1), token.strip())
         except EpisodeError as exc:
             # The same answer for an unknown episode and a wrong token: ids are not probeable.
-            await _json_error(
+            await json_error(
                 send, 401 if exc.status in (401, 404) else exc.status, "unknown episode or bad token"
             )
             return
-        await self.app(scope, receive, send)
+        if scope["method"] == "GET":
+            await self._stream(episode, scope, receive, send)
+            return
+        await self.app(scope, receive, BoundedErrors(send).send)
+
+    async def _stream(self, episode: Episode, scope: Scope, receive: Receive, send: Send) -> None:
+        if episode.open_streams >= MAX_STREAMS_PER_EPISODE:
+            message = f"at most {MAX_STREAMS_PER_EPISODE} GET streams per episode; close one first"
+            await json_error(send, 429, message)
+            return
+        episode.open_streams += 1
+        watch = StreamWatch(episode.streams_closed, self.stream_idle_s, receive, send)
+        try:
+            await self.app(scope, watch.receive, watch.send)
+        finally:
+            episode.open_streams -= 1
+            await watch.finish()
 
 
-async def _json_error(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"error": message}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    if status == 401:
-        headers.append((b"www-authenticate", b'Bearer realm="taue-episode"'))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
-
-
-def build_mcp_app(registry: EpisodeRegistry, allowed_hosts: list[str] | None = None) -> ASGIApp:
+def build_mcp_app(
+    registry: EpisodeRegistry,
+    allowed_hosts: list[str] | None = None,
+    stream_idle_s: float = STREAM_IDLE_S,
+    max_body_bytes: int | None = None,
+) -> ASGIApp:
     """The agent-facing ASGI app of one domain server."""
     server = DomainMCPServer(registry)
     security = TransportSecuritySettings(
@@ -125,4 +159,4 @@ def build_mcp_app(registry: EpisodeRegistry, allowed_hosts: list[str] | None = N
             yield
 
     app = Starlette(routes=[Mount("/episodes/{episode_id}", app=inner)], lifespan=lifespan)
-    return EpisodeGate(app, registry)
+    return RequestGuard(EpisodeGate(app, registry, stream_idle_s), max_body_bytes)

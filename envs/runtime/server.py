@@ -1,7 +1,9 @@
 """Serving a domain: the MCP app and the control app, each on its own port.
 
 `DomainServer` runs both under uvicorn inside the current event loop. The embedded default and
-`taue serve env` use the same class; only the sockets differ.
+`taue serve env` use the same class; only the sockets differ. A background sweep deletes episodes
+idle for longer than the TTL; the episode cap comes from the memory the server may use
+(envs/runtime/limits.py) unless given.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import contextlib
 import logging
 import signal
 import socket
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import uvicorn
@@ -19,9 +22,19 @@ from taue.contracts.tasks import Task
 from taue.envs.runtime.control_app import build_control_app
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.episodes import EpisodeRegistry
+from taue.envs.runtime.limits import (
+    DEFAULT_EPISODE_TTL_S,
+    derived_max_episodes,
+    release_freed_memory,
+    sweep_interval,
+)
 from taue.envs.runtime.mcp_app import build_mcp_app
+from taue.envs.runtime.sse_streams import STREAM_IDLE_S
 
 logging.getLogger("uvicorn.access").disabled = True
+KEEP_ALIVE_S = 75
+"""Idle keep-alive connections stay open this long: above every client's idle expiry (30 s at most),
+so a client never reuses a connection the server is closing at that moment."""
 
 
 def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
@@ -51,6 +64,12 @@ class PromptServer(uvicorn.Server):
     def request_stop(self) -> None:
         self.should_exit = True
         self._stop_requested.set()
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        # The process's own handlers decide (`taue run` winds its episodes down, `serve` stops):
+        # uvicorn's would stop embedded servers under in-flight episodes and raise the signal again.
+        yield
 
     async def main_loop(self) -> None:
         counter = 0
@@ -87,13 +106,21 @@ class DomainServer:
     admin_token: str | None = None
     tasks: list[Task] | None = None
     """The tasks to serve instead of the domain's own (the Tracer verifies candidates this way)."""
+    episode_ttl_s: float = DEFAULT_EPISODE_TTL_S
+    max_episodes: int | None = None
+    """None: derived from `memory_limit_mb` and the domain's per-episode footprint at start."""
+    memory_limit_mb: int | None = None
+    """None: the cgroup's memory limit, else half the machine's memory."""
+    stream_idle_s: float = STREAM_IDLE_S
+    max_body_bytes: int | None = None
     registry: EpisodeRegistry = field(init=False)
     _servers: list[PromptServer] = field(init=False, default_factory=list)
     _tasks: list[asyncio.Task[None]] = field(init=False, default_factory=list)
+    _sweeper: asyncio.Task[None] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         tasks = None if self.tasks is None else {task.id: task for task in self.tasks}
-        self.registry = EpisodeRegistry(self.domain, tasks)
+        self.registry = EpisodeRegistry(self.domain, tasks, episode_ttl_s=self.episode_ttl_s)
         self._mcp_socket = bind_socket(self.host, self.mcp_port)
         self._control_socket = bind_socket(self.host, self.control_port)
         self.mcp_port = self._mcp_socket.getsockname()[1]
@@ -109,11 +136,21 @@ class DomainServer:
 
     async def start(self) -> None:
         """Start serving; returns once both ports accept requests."""
-        _ = self.domain.seed_image  # build the seed before the first request, not during it
-        mcp_app = build_mcp_app(self.registry, self.allowed_hosts)
-        control_app = build_control_app(self.registry, self.mcp_url, self.admin_token)
+        seed = self.domain.seed_image  # build the seed before the first request, not during it
+        self.registry.max_episodes = self.max_episodes or derived_max_episodes(
+            len(seed.image_bytes), self.memory_limit_mb
+        )
+        mcp_app = build_mcp_app(self.registry, self.allowed_hosts, self.stream_idle_s, self.max_body_bytes)
+        control_app = build_control_app(self.registry, self.mcp_url, self.admin_token, self.max_body_bytes)
         for app, sock in ((mcp_app, self._mcp_socket), (control_app, self._control_socket)):
-            config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", backlog=2048)
+            config = uvicorn.Config(
+                app,
+                log_level="warning",
+                access_log=False,
+                lifespan="on",
+                backlog=2048,
+                timeout_keep_alive=KEEP_ALIVE_S,
+            )
             server = PromptServer(config)
             server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
             self._servers.append(server)
@@ -122,8 +159,19 @@ class DomainServer:
             if any(task.done() for task in self._tasks):
                 await asyncio.gather(*self._tasks)  # surface the start-up error
             await asyncio.sleep(0.01)
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        """Delete idle episodes now and then, and give their memory back to the OS."""
+        while True:
+            await asyncio.sleep(sweep_interval(self.registry.episode_ttl_s))
+            if self.registry.expire_idle():
+                release_freed_memory()
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        self.registry.close_streams()  # open GET streams end now, not at uvicorn's shutdown
         for server in self._servers:
             server.request_stop()
         await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -145,7 +145,7 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=30, help="Model calls allowed per user turn.")
     args = parser.parse_args()
     app = build_app(args.model, args.base_url, max_steps=args.max_steps)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_keep_alive=75)
 
 
 if __name__ == "__main__":

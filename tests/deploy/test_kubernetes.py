@@ -229,3 +229,24 @@ def test_dev_overlay_has_secret_and_smoke_job(rendered: dict[str, list[Manifest]
     assert_cli_accepts(container["args"])
     assert {doc["metadata"].get("namespace") for doc in docs if doc["kind"] != "Namespace"} == {"taue-dev"}
     assert "taue-admin" not in by_kind(rendered["k8s/overlays/leaderboard"], "Secret")
+
+
+def test_services_have_disruption_budgets_and_domains_know_their_memory(
+    overlays: dict[str, list[Manifest]],
+) -> None:
+    """Voluntary evictions (drains, scale-downs) wait for every service: domains and the simulator hold
+    episodes and sessions in memory. A domain's episode cap follows its container's memory limit."""
+    for root, docs in overlays.items():
+        budgets = by_kind(docs, "PodDisruptionBudget")
+        for name, deployment in benchmark_services(docs).items():
+            budget = budgets.get(name)
+            assert budget is not None, f"{root}: {name} has no PodDisruptionBudget"
+            assert budget["spec"]["minAvailable"] == 1, f"{root}: {name}"
+            assert budget["spec"]["unhealthyPodEvictionPolicy"] == "AlwaysAllow", f"{root}: {name}"
+            assert selects(budget["spec"]["selector"], deployment["spec"]["template"]["metadata"]["labels"])
+            if name in DOMAINS:
+                [container] = deployment["spec"]["template"]["spec"]["containers"]
+                memory = {e["name"]: e for e in container["env"]}["TAUE_MEMORY_LIMIT_MB"]["valueFrom"]
+                assert memory == {
+                    "resourceFieldRef": {"containerName": name, "resource": "limits.memory", "divisor": "1Mi"}
+                }, f"{root}: {name}"

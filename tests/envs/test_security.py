@@ -205,4 +205,8 @@ async def test_conversation_ending_tool_blocks_further_calls(servers, http) -> N
         after = await client.call_tool("think", {"thought": "more"})
         assert after.is_error and "transferred" in after.content[0].text
     status = (await http.get(f"{server.control_url}/episodes/{episode['episode_id']}")).json()
-    assert status["ended"] is True and status["tool_calls"] == 1
+    assert status["ended"] is True and status["tool_calls"] == 2
+    log = (await http.get(f"{server.control_url}/episodes/{episode['episode_id']}/tool-log")).json()
+    refused = log["calls"][1]
+    assert (refused["name"], refused["ok"], refused["writes"]) == ("think", False, False)
+    assert "transferred" in refused["output"] and log["dropped"] == 0
