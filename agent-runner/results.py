@@ -3,9 +3,15 @@
 Each record is written with a single `write` on a file opened for appending,
 so a killed process loses at most the line being written; a torn last line is dropped when the file is
 reopened. At the end of a run the file is rewritten in (task, trial) order through a temporary
-file and an atomic rename, so two runs with the same seed produce the same records apart from the
+file and an atomic rename (a failure, such as a full disk, leaves the file as it was and removes the
+temporary file), so two runs with the same seed produce the same records apart from the
 wall-clock fields (`EpisodeRecord.without_clock`: each record's `timings`, each event's `timestamp` and
 `duration_ms`).
+
+A line in the middle that is not a record (or, in errors.jsonl, not a JSON object) stops every reader
+with a `ResultsFileError` naming the file and the line; `drop_bad_lines` (`taue run --repair`) drops
+such lines after keeping a copy of the file. Writes that fail (a full disk, no permission) raise a
+one-line `RunDirError` naming the path.
 
 A run in an object store (`s3://…`, agent-runner/storage.py) cannot append: `ResultsFile` then gives
 an `ObjectResults`, which writes each record as its own object and compacts them at the end.
@@ -13,19 +19,22 @@ an `ObjectResults`, which writes each record as its own object and compacts them
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import re
 import time
-from collections.abc import Iterable
-from datetime import datetime
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from taue.contracts.episode import Event, LoggedCall, Message, RewardBreakdown
-from taue.runner.storage import ObjectRun, RunLocation
+from taue.runner.storage import ObjectRun, RunDirError, RunLocation, file_fault, write_atomically
 from taue.runner.timeline import timeline
 from taue.scorer.metrics import EpisodeOutcome
 
@@ -95,6 +104,26 @@ class EpisodeRecord(BaseModel):
         )
 
 
+class ResultsFileError(ValueError):
+    """A results or errors file with a line (or an object) that is not what it should hold; the one-line
+    message names the file, the line and what to do (`taue run --repair`)."""
+
+
+REPAIR_HINT = (
+    "rerun the command that made the run with --repair to drop the bad lines (a backup is kept) "
+    "and run their episodes again"
+)
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """What `drop_bad_lines` removed from one file (or folder of objects), and where the original is."""
+
+    shown: str
+    count: int
+    backup: str
+
+
 class ResultsFile:
     """The results of a local run directory; for a run in an object store, an `ObjectResults`
     (which has no `path`, `errors_path` or `run_dir`: those name local files)."""
@@ -123,10 +152,11 @@ class ResultsFile:
         return self.location.modified(RESULTS)
 
     def errors(self) -> list[dict[str, Any]]:
-        """The entries of errors.jsonl (torn or unreadable lines left out)."""
+        """The entries of errors.jsonl (a torn last line left out); a `ResultsFileError` for a bad line."""
         if not self.errors_path.exists():
             return []
-        return _entries(self.errors_path.read_text().splitlines())
+        lines, _ = split_lines(self.errors_path.read_bytes())
+        return [_entry(line, f"{self.errors_path}, line {number}") for number, line in enumerate(lines, 1)]
 
     def replace(self, records: list[EpisodeRecord]) -> None:
         """Make `records` the whole content, in (task, trial) order."""
@@ -136,37 +166,51 @@ class ResultsFile:
         self.compact()
 
     def load(self) -> list[EpisodeRecord]:
-        """Every complete record, the last one winning for a repeated key."""
+        """Every complete record, the last one winning for a repeated key; a `ResultsFileError` naming
+        the line for one that is not a record (a torn last line, from a killed writer, is left out)."""
         if not self.path.exists():
             return []
         records: dict[tuple[str, int], EpisodeRecord] = {}
         with self.path.open("rb") as handle:
-            for line in handle:
+            for number, line in enumerate(handle, 1):
                 if not line.endswith(b"\n"):
                     break  # a torn final line from an interrupted write
-                record = EpisodeRecord.model_validate_json(line)
+                record = _record(line[:-1], f"{self.path}, line {number}")
                 records[record.key] = record
         return list(records.values())
 
     def repair(self) -> None:
-        drop_torn_line(self.path)
+        """Before appending: drop torn last lines, and a temporary file a crashed compaction left."""
+        try:
+            drop_torn_line(self.path)
+            drop_torn_line(self.errors_path)
+            self.path.with_name(RESULTS + ".tmp").unlink(missing_ok=True)
+        except OSError as exc:
+            raise file_fault(self.path, exc) from None
+
+    def drop_bad_lines(self) -> list[Dropped]:
+        """Drop every line of results.jsonl that is not a record and every line of errors.jsonl that is
+        not a JSON object, each file first copied to `<file>.bak-<UTC time>`; what was dropped."""
+        checks = ((self.path, _record_problem), (self.errors_path, _entry_problem))
+        return [dropped for path, problem in checks if (dropped := _drop_bad_lines(path, problem))]
 
     def append(self, record: EpisodeRecord) -> None:
-        append_line(self.path, record.model_dump_json())
+        self._append(self.path, record.model_dump_json())
 
     def append_error(self, entry: dict[str, Any]) -> None:
-        append_line(self.errors_path, json.dumps(entry, sort_keys=True))
+        self._append(self.errors_path, json.dumps(entry, sort_keys=True))
+
+    def _append(self, path: Path, text: str) -> None:
+        try:
+            append_line(path, text)
+        except OSError as exc:
+            raise file_fault(path, exc) from None
 
     def compact(self) -> list[EpisodeRecord]:
-        """Rewrite the file sorted by (task, trial), atomically; returns the records."""
+        """Rewrite the file sorted by (task, trial), atomically; returns the records. On a failure (a
+        full disk) the file is left as it was, without a temporary file beside it."""
         records = sorted(self.load(), key=lambda r: r.key)
-        temporary = self.path.with_suffix(".jsonl.tmp")
-        with temporary.open("wb") as handle:
-            for record in records:
-                handle.write(record.model_dump_json().encode() + b"\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, self.path)
+        write_atomically(self.path, (record.model_dump_json().encode() + b"\n" for record in records))
         return records
 
 
@@ -199,7 +243,7 @@ class ObjectResults(ResultsFile):
 
     def errors(self) -> list[dict[str, Any]]:
         data = self.location.read_many(self.location.list(ERROR_OBJECTS))
-        return _entries(text.decode("utf-8") for text in data.values())
+        return [_entry(text, self.location.shown(name)) for name, text in data.items()]
 
     def load(self) -> list[EpisodeRecord]:
         return self._load(self.location.list(EPISODES))
@@ -207,16 +251,41 @@ class ObjectResults(ResultsFile):
     def _load(self, episodes: list[str]) -> list[EpisodeRecord]:
         records: dict[tuple[str, int], EpisodeRecord] = {}
         if self.location.exists(RESULTS):
-            for line in self.location.read_bytes(RESULTS).splitlines():
-                record = EpisodeRecord.model_validate_json(line)
+            lines, _ = split_lines(self.location.read_bytes(RESULTS))
+            for number, line in enumerate(lines, 1):
+                record = _record(line, f"{self.shown}, line {number}")
                 records[record.key] = record
-        for data in self.location.read_many(episodes).values():
-            record = EpisodeRecord.model_validate_json(data)
+        for name, data in self.location.read_many(episodes).items():
+            record = _record(data, self.location.shown(name))
             records[record.key] = record
         return list(records.values())
 
     def repair(self) -> None:
         return None  # objects are written whole or not at all
+
+    def drop_bad_lines(self) -> list[Dropped]:
+        """Drop the bad lines of results.jsonl and the bad episode and error objects, each first copied
+        under `bak-<UTC time>/`."""
+        backup = f"bak-{_stamp()}"
+        dropped = []
+        if self.location.exists(RESULTS):
+            data = self.location.read_bytes(RESULTS)
+            lines, _ = split_lines(data)
+            kept = [line for line in lines if _record_problem(line) is None]
+            if len(kept) < len(lines):
+                self.location.write_bytes(f"{backup}/{RESULTS}", data)
+                self.location.write_bytes(RESULTS, b"".join(line + b"\n" for line in kept))
+                count = len(lines) - len(kept)
+                dropped.append(Dropped(self.shown, count, self.location.shown(f"{backup}/{RESULTS}")))
+        for folder, problem in ((EPISODES, _record_problem), (ERROR_OBJECTS, _entry_problem)):
+            objects = self.location.read_many(self.location.list(folder))
+            bad = [name for name, data in objects.items() if problem(data) is not None]
+            for name in bad:
+                self.location.write_bytes(f"{backup}/{name}", objects[name])
+            self.location.delete(bad)
+            if bad:
+                dropped.append(Dropped(self.location.shown(folder), len(bad), self.location.shown(backup)))
+        return dropped
 
     def append(self, record: EpisodeRecord) -> None:
         self.location.write_text(episode_object(record.key), record.model_dump_json())
@@ -248,16 +317,79 @@ def episode_object(key: tuple[str, int]) -> str:
     return f"{EPISODES}/{quote(task_id, safe='')}.{trial}.json"
 
 
-def _entries(lines: Iterable[str]) -> list[dict[str, Any]]:
-    entries = []
-    for line in lines:
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue  # a torn line
-        if isinstance(entry, dict):
-            entries.append(entry)
-    return entries
+def _record_problem(line: bytes) -> str | None:
+    """Why a line is not an episode record (None when it is one)."""
+    try:
+        EpisodeRecord.model_validate_json(line)
+    except ValidationError as exc:
+        return _first_problem(exc)
+    return None
+
+
+def _record(line: bytes, where: str) -> EpisodeRecord:
+    try:
+        return EpisodeRecord.model_validate_json(line)
+    except ValidationError as exc:
+        raise ResultsFileError(
+            f"{where}: not an episode record ({_first_problem(exc)}); {REPAIR_HINT}"
+        ) from None
+
+
+def _entry_problem(line: bytes) -> str | None:
+    """Why a line of errors.jsonl is not an entry (a JSON object); None when it is one."""
+    try:
+        entry = json.loads(line)
+    except ValueError as exc:  # UnicodeDecodeError too
+        return f"invalid JSON: {exc}"
+    return None if isinstance(entry, dict) else f"a JSON {type(entry).__name__}, not an object"
+
+
+def _entry(line: bytes, where: str) -> dict[str, Any]:
+    problem = _entry_problem(line)
+    if problem is not None:
+        raise ResultsFileError(f"{where}: not an error entry ({problem}); {REPAIR_HINT}")
+    return json.loads(line)
+
+
+def _first_problem(exc: ValidationError) -> str:
+    errors = exc.errors()
+    first = errors[0]
+    where = ".".join(str(part) for part in first["loc"])
+    more = f"; {len(errors) - 1} more" if len(errors) > 1 else ""
+    message = re.sub(r" at line 1 column (\d+)", r" at column \1", first["msg"])  # lines are one line
+    return f"{where + ': ' if where else ''}{message}{more}"
+
+
+def split_lines(data: bytes) -> tuple[list[bytes], bytes]:
+    """The complete lines of JSON-lines data (without their newline) and a torn last line (or b"")."""
+    *lines, torn = data.split(b"\n")
+    return lines, torn
+
+
+def _stamp() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _drop_bad_lines(path: Path, problem: Callable[[bytes], str | None]) -> Dropped | None:
+    """Rewrite `path` without its bad complete lines (and without a torn last one), after copying it to
+    `<path>.bak-<UTC time>`; None, and nothing written, when every complete line is good."""
+    if not path.exists():
+        return None
+    data = path.read_bytes()
+    lines, _ = split_lines(data)
+    kept = [line for line in lines if problem(line) is None]
+    if len(kept) == len(lines):
+        return None
+    backup = path.with_name(f"{path.name}.bak-{_stamp()}")
+    while backup.exists():
+        backup = backup.with_name(backup.name + "-1")
+    write_atomically(backup, data)
+    try:
+        write_atomically(path, b"".join(line + b"\n" for line in kept))
+    except RunDirError:
+        backup.unlink(missing_ok=True)  # nothing changed: the file is as it was
+        raise
+    return Dropped(str(path), len(lines) - len(kept), str(backup))
 
 
 def drop_torn_line(path: Path) -> None:
@@ -271,10 +403,18 @@ def drop_torn_line(path: Path) -> None:
 
 
 def append_line(path: Path, text: str) -> None:
-    """Append one line with a single `write` on a file opened for appending."""
+    """Append one line with a single `write` on a file opened for appending. A write that does not
+    complete (a full disk) is undone, so the file never holds part of a line followed by more lines."""
     data = text.encode("utf-8") + b"\n"
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        os.write(fd, data)  # in the page cache at once: survives the process being killed
+        size = os.fstat(fd).st_size
+        try:
+            written = os.write(fd, data)  # in the page cache at once: survives the process being killed
+            if written < len(data):  # only part of it fitted
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        except OSError:
+            os.ftruncate(fd, size)
+            raise
     finally:
         os.close(fd)

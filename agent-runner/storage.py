@@ -12,9 +12,12 @@ for MinIO and other S3-compatible stores.
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import shutil
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,6 +38,38 @@ T = TypeVar("T")
 
 class StorageError(ValueError):
     """An unusable run location (bad URL, missing backend) or a store that failed; one line."""
+
+
+class RunDirError(ValueError):
+    """A local run directory that cannot be made, read or written (a bad path, no permission, a full
+    disk): the user's to fix, said in one line that names the path (`file_fault`)."""
+
+
+NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+
+
+def file_fault(path: Path, exc: OSError, doing: str = "write") -> RunDirError:
+    """The one-line error for an `OSError` on `path`, saying what to do about it."""
+    reason = exc.strerror or type(exc).__name__
+    if exc.errno in NO_SPACE:
+        folder = path.parent if not path.is_dir() else path
+        return RunDirError(
+            f"cannot {doing} {path}: {reason.lower()}; free space on the file system holding {folder} "
+            f"({_free_space(folder)} free) and rerun: the episodes stored so far are kept"
+        )
+    if exc.errno == errno.EEXIST or (exc.errno == errno.ENOTDIR and path.exists()):
+        return RunDirError(f"{path} exists and is not a directory; give a directory path")
+    if exc.errno == errno.ENOTDIR:
+        return RunDirError(f"cannot {doing} {path}: a part of the path is a file, not a directory")
+    return RunDirError(f"cannot {doing} {path}: {reason}; give a path you can write to")
+
+
+def _free_space(folder: Path) -> str:
+    for candidate in (folder, *folder.parents):
+        if candidate.is_dir():
+            free = shutil.disk_usage(candidate).free
+            return f"{free / 1024:.0f} KiB" if free < 1024**2 else f"{free / 1024**2:.0f} MiB"
+    return "unknown"
 
 
 class RunLocation(ABC):
@@ -136,13 +171,18 @@ class LocalRun(RunLocation):
         return (self.path / name).read_bytes()
 
     def write_text(self, name: str, text: str) -> None:
-        (self.path / name).write_text(text)
+        """Write through a temporary file and a rename: a full disk never leaves a half-written file."""
+        path = self.path / name
+        write_atomically(path, text.encode("utf-8"))
 
     def modified(self, name: str) -> datetime:
         return datetime.fromtimestamp((self.path / name).stat().st_mtime, UTC)
 
     def make(self) -> None:
-        self.path.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise file_fault(self.path, exc, "create") from None
 
     def upload(self, folder: Path) -> None:
         shutil.copytree(folder, self.path, dirs_exist_ok=True)
@@ -248,6 +288,24 @@ class ObjectRun(RunLocation):
             raise
         except Exception as exc:  # each backend raises its own types (botocore, aiohttp, azure)
             raise StorageError(f"{self}: {_first_line(exc)}") from exc
+
+
+def write_atomically(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Replace `path` with `data` (bytes, or chunks of them) through `<path>.tmp` and a rename; on failure
+    `path` is unchanged, the temporary file is removed and a `RunDirError` says what to do."""
+    temporary = path.with_name(path.name + ".tmp")
+    chunks = [data] if isinstance(data, bytes) else data
+    try:
+        with temporary.open("wb") as handle:
+            for chunk in chunks:
+                handle.write(chunk)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise file_fault(path, exc) from None
 
 
 def _filesystem(scheme: str) -> Any:

@@ -11,11 +11,15 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from taue.cli import commands
 from taue.cli.options import fail as _fail
 from taue.cli.options import parse_domains as _parse_domains
 from taue.cli.options import parse_location as _parse_location
+from taue.cli.options import stdout_console as _stdout_console
+from taue.cli.options import uncut_help as _uncut_help
+from taue.cli.options import user_fault as _user_fault
 from taue.cli.settings import SettingsCommand, SettingsFile
 
 # Everything below the CLI is imported inside the commands that need it, so `taue --help` and every
@@ -73,7 +77,7 @@ def tasks_list(
     for r in rows:
         cells = (r["id"], r["domain"], r["condition"] or "-", r["twin"] or "-", str(r["actions"]))
         table.add_row(*cells, "yes" if r["refusal"] else "")
-    Console().print(table)
+    _stdout_console().print(table)
 
 
 def _load_tasks(name: str, split: str = "eval"):
@@ -151,12 +155,21 @@ def merge(
 def serve_simulator(
     port: Annotated[int, typer.Option(help="gRPC port.")] = 50051,
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    session_ttl: Annotated[
+        float, typer.Option(min=0.1, help="Seconds without a request after which a user session expires.")
+    ] = 900.0,
+    max_sessions: Annotated[
+        int, typer.Option(min=1, help="Live user sessions at most; beyond it StartSession is refused.")
+    ] = 10_000,
     config: SettingsFile = None,
 ) -> None:
     """Serve the user simulator over gRPC (taue.v1.Simulator, health, reflection)."""
+    from functools import partial
+
     from taue.simulator.service import build_server
 
-    _serve_grpc(build_server, host, port, "simulator")
+    build = partial(build_server, session_ttl_s=session_ttl, max_sessions=max_sessions)
+    _serve_grpc(build, host, port, "simulator")
 
 
 @serve_app.command("scorer", cls=SettingsCommand)
@@ -192,6 +205,23 @@ def serve_env(
     allowed_host: Annotated[
         list[str] | None, typer.Option(help="Allowed Host header on the MCP port (repeatable; host:port).")
     ] = None,
+    episode_ttl: Annotated[
+        float,
+        typer.Option(min=0.1, help="Seconds without an MCP or control request before an episode expires."),
+    ] = 900.0,
+    max_episodes: Annotated[
+        int | None,
+        typer.Option(min=1, help="Live episodes at most (beyond: 429). Default: memory limit / one episode."),
+    ] = None,
+    memory_limit: Annotated[
+        int | None,
+        typer.Option(
+            "--memory-limit-mb",
+            "--memory-limit",
+            min=1,
+            help="MB the server may use, for the episode cap. Default: the cgroup limit, else half the RAM.",
+        ),
+    ] = None,
     config: SettingsFile = None,
 ) -> None:
     """Serve one domain: MCP on --mcp-port, control API on --control-port (admin token: TAUE_ADMIN_TOKEN)."""
@@ -209,6 +239,9 @@ def serve_env(
         public_host=public_host,
         allowed_hosts=allowed_host,
         admin_token=os.environ.get("TAUE_ADMIN_TOKEN"),
+        episode_ttl_s=episode_ttl,
+        max_episodes=max_episodes,
+        memory_limit_mb=memory_limit,
     )
     console.print(f"{domain}: MCP {server.mcp_url}/episodes/<id>/mcp, control {server.control_url}")
     asyncio.run(server.serve_until_signalled())
@@ -225,6 +258,12 @@ _register_command_modules()
 
 def main() -> None:
     try:
-        app()
+        app(**_uncut_help(app))
     except BrokenPipeError:  # e.g. `taue tasks list --json | head`
         sys.exit(0)
+    except (OSError, ValueError) as exc:  # the net under the commands' own one-line errors
+        message = _user_fault(exc)
+        if message is None:
+            raise  # a bug: its traceback must show
+        _fail(escape(message))
+        sys.exit(2)

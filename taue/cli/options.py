@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -13,6 +15,67 @@ if TYPE_CHECKING:
     from taue.runner.storage import RunLocation
 
 console = Console(stderr=True, soft_wrap=True)
+UNCUT_WIDTH = 100_000
+"""Columns given to help and tables when stdout is not a terminal: wide enough that nothing is cut."""
+
+
+def stdout_console() -> Console:
+    """The console for tables on stdout: on a terminal, its width; into a pipe or a file, as wide as
+    the table, so no cell is cut short with "…" (`taue tasks list | grep …`)."""
+    return Console() if sys.stdout.isatty() else Console(width=UNCUT_WIDTH)
+
+
+def uncut_help(app: typer.Typer) -> dict[str, Any]:
+    """When stdout is not a terminal, help is click's plain text, unwrapped: no boxes, nothing cut with
+    "…" (`taue run --help | grep`); returns the context settings to run `app` with."""
+    if sys.stdout.isatty():
+        return {}
+    _plain_help(app)
+    return {"terminal_width": UNCUT_WIDTH, "max_content_width": UNCUT_WIDTH}
+
+
+def _plain_help(app: typer.Typer) -> None:
+    app.rich_markup_mode = None
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            _plain_help(group.typer_instance)
+
+
+USER_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOTDIR, errno.EISDIR}
+)
+"""File-system errors of a path the user gave or of their disk, never of this program."""
+
+
+def user_fault(exc: BaseException) -> str | None:
+    """The one-line message of an error the user can fix that no command caught (a path that cannot
+    be used, a full disk, a corrupt results file); None for anything else, whose traceback must show."""
+    from taue.runner.results import ResultsFileError
+    from taue.runner.storage import NO_SPACE, RunDirError, file_fault
+
+    if isinstance(exc, RunDirError | ResultsFileError):
+        return str(exc)
+    if not isinstance(exc, OSError) or not exc.filename:
+        return None
+    path = Path(str(exc.filename))
+    if exc.errno in NO_SPACE:
+        return str(file_fault(path, exc))
+    if exc.errno in USER_ERRNOS or (exc.errno == errno.ENOENT and not _ours(path)):
+        return f"{path}: {exc.strerror or type(exc).__name__}"
+    return None
+
+
+def _ours(path: Path) -> bool:
+    """Whether `path` is inside this program's installation (a file missing there is a bug)."""
+    homes = {Path(sys.prefix), Path(sys.base_prefix)}
+    homes |= {
+        Path(folder)
+        for name, module in sys.modules.items()
+        if name.startswith("taue")
+        for folder in getattr(module, "__path__", [])
+    }
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(home.resolve()) for home in homes)
 
 
 def fail(message: str) -> typer.Exit:
@@ -84,6 +147,8 @@ def parse_location(value: str | Path) -> RunLocation:
 
     from taue.runner.storage import RunLocation, StorageError
 
+    if not str(value).strip():
+        raise fail("an empty path names no run directory; give one (`.` for the current directory)")
     try:
         return RunLocation.parse(value)
     except StorageError as exc:

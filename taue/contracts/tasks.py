@@ -200,6 +200,10 @@ def load_tasks(path: Path) -> list[Task]:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise TaskFileError(f"{path}: not valid JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise TaskFileError(f"{path}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    except OSError as exc:
+        raise TaskFileError(f"cannot read {path}: {exc.strerror or type(exc).__name__}") from None
     return parse_tasks(raw, str(path))
 
 

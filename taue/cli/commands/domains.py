@@ -9,6 +9,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from taue.cli.options import stdout_console
+
 COLUMNS = {
     "name": "domain",
     "tools": "tools",
@@ -56,7 +58,7 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
         table.add_column(title, justify="left" if title == "domain" else "right")
     for row in rows:
         table.add_row(*(_cell(key, row[key]) for key in COLUMNS))
-    Console(soft_wrap=True).print(table)
+    stdout_console().print(table)
 
 
 def domain_facts(name: str) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from taue.cli.options import stdout_console
+
 if TYPE_CHECKING:
     from taue.simulator.anchors import Anchor
 
@@ -199,4 +201,4 @@ def emotion_evaluate(
     for s in report.heads:
         scores = (s.chance, s.anchors_8_9, s.feelings, s.feelings_indirect)
         table.add_row(s.head, *(f"{x:.1%}" for x in scores))
-    Console().print(table)
+    stdout_console().print(table)
