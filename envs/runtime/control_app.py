@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import hmac
 import json
+from typing import Literal
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from taue.contracts.domain import DomainCard, EpisodeCreated, ExpectedOutcome, TaskList
 from taue.contracts.tasks import Task
@@ -26,7 +27,7 @@ class CreateEpisode(BaseModel):
     task_id: str | None = Field(
         default=None, description="Task whose initial state to apply; none = seed DB."
     )
-    seed: int = 0
+    seed: StrictInt = 0
     run_id: str | None = Field(
         default=None, pattern=RUN_ID_PATTERN, description="The creating run's id (to delete its leftovers)."
     )
@@ -131,7 +132,12 @@ def build_control_app(
             "episode_ttl_s": registry.episode_ttl_s,
         }
 
-    @app.get("/policy", dependencies=admin)
+    @app.get(
+        "/policy",
+        dependencies=admin,
+        response_class=PlainTextResponse,
+        responses={200: {"content": {"text/markdown": {"schema": {"type": "string"}}}}},
+    )
     async def policy() -> PlainTextResponse:
         return PlainTextResponse(domain.policy, media_type="text/markdown")
 
@@ -142,7 +148,9 @@ def build_control_app(
 
     @app.get("/tasks", dependencies=admin)
     async def tasks(
-        split: str = Query(default="eval", description="eval (the benchmark) or train (the training split)."),
+        split: Literal["eval", "train"] = Query(
+            default="eval", description="eval (the benchmark) or train (the training split)."
+        ),
     ) -> TaskList:
         return TaskList(domain=domain.name, tasks=list(registry.split(split).values()))
 

@@ -6,6 +6,7 @@ replayed gold action go through the same validation and the same transaction rul
 
 from __future__ import annotations
 
+import json
 import time
 from contextvars import ContextVar
 from typing import Any
@@ -68,6 +69,13 @@ async def execute_logged(
     """`execute`, recording the call (successful or not) in `log`. Never raises for a bad call."""
     started, timestamp = time.perf_counter(), utc_now()
     args = logged_arguments(arguments)
+    if not utf8_encodable([name, args]):
+        # JSON may carry lone surrogates (\ud800) that UTF-8 cannot: such a call is refused, and logged
+        # with them replaced, so that the tool log (JSON in UTF-8) can still be served
+        name, args = utf8_safe(name), utf8_safe(args)
+        message = "invalid arguments: text with a lone UTF-16 surrogate (not valid Unicode)"
+        log_call(domain, log, name, args, False, message, timestamp, started)
+        return error_result(message)
     try:
         result = await execute(domain, db, name, args, context)
         ok, output = not result.is_error, result_text(result)
@@ -86,6 +94,27 @@ async def execute_logged(
 
 def error_result(message: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def utf8_encodable(value: Any) -> bool:
+    try:
+        json.dumps(value, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        return False
+    except (TypeError, ValueError):  # not JSON at all: the tool's validation refuses it
+        return True
+    return True
+
+
+def utf8_safe(value: Any) -> Any:
+    """`value` with every string's lone surrogates replaced by `?`."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode()
+    if isinstance(value, dict):
+        return {utf8_safe(key): utf8_safe(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [utf8_safe(item) for item in value]
+    return value
 
 
 def logged_arguments(arguments: Any) -> dict[str, Any]:
@@ -118,4 +147,5 @@ def log_call(
 
 def log_refused(domain: Domain, log: list[ToolCall], name: str, arguments: Any, message: str) -> None:
     """Record a call the server refused without running it (after a conversation-ending tool)."""
-    log_call(domain, log, name, logged_arguments(arguments), False, message, utc_now(), time.perf_counter())
+    args = utf8_safe(logged_arguments(arguments))
+    log_call(domain, log, utf8_safe(name), args, False, message, utc_now(), time.perf_counter())
