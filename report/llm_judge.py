@@ -28,6 +28,7 @@ import openai
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from taue.contracts.episode import Event
+from taue.contracts.model_clients import new_model_client
 from taue.contracts.tasks import Task
 from taue.report.failures import CATEGORIES, SECONDARY, Failure, find_task
 from taue.runner.results import EpisodeRecord, append_line, drop_torn_line
@@ -187,8 +188,8 @@ async def _ask_all(
 ) -> dict[tuple[str, int], JudgeEntry]:
     gate = asyncio.Semaphore(concurrency)
     cache.repair()
-    async with openai.AsyncOpenAI(
-        base_url=settings.base_url, api_key=settings.api_key, max_retries=RETRIES, timeout=REQUEST_TIMEOUT
+    async with new_model_client(
+        settings.base_url, settings.api_key, max_retries=RETRIES, timeout=REQUEST_TIMEOUT
     ) as client:
         tasks = {
             key: asyncio.create_task(_ask_one(client, settings.model, key, prompt, gate, cache))

@@ -20,12 +20,12 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import weakref
 from typing import Any, Literal, cast
 
 import openai
 
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, UserTurn
+from taue.contracts.model_clients import chat_completion, shared_model_client
 from taue.contracts.tasks import Task
 from taue.simulator.session import SimulatorError, SimulatorUnavailable, UserOptions
 
@@ -152,35 +152,11 @@ def _retryable(exc: Exception) -> bool:
     )
 
 
-_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, str], openai.AsyncOpenAI]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def shared_client(base_url: str) -> openai.AsyncOpenAI:
-    """One client (and connection pool) per endpoint and event loop, shared by every conversation."""
-    key = (base_url, _api_key())
-    clients = _CLIENTS.setdefault(asyncio.get_running_loop(), {})
-    if key not in clients:
-        clients[key] = openai.AsyncOpenAI(
-            base_url=base_url, api_key=key[1], max_retries=0, timeout=REQUEST_TIMEOUT
-        )
-    return clients[key]
-
-
 def thinking_switch(enable_thinking: bool | None) -> dict[str, Any]:
     """The request field that turns a Qwen3-family model's thinking on or off; nothing for None."""
     if enable_thinking is None:
         return {}
     return {"chat_template_kwargs": {"enable_thinking": enable_thinking}}
-
-
-def openai_arguments(body: dict[str, Any]) -> dict[str, Any]:
-    """`create()` arguments for a request body: fields the openai client does not know go in extra_body."""
-    if "chat_template_kwargs" not in body:
-        return body
-    standard = {key: value for key, value in body.items() if key != "chat_template_kwargs"}
-    return {**standard, "extra_body": {"chat_template_kwargs": body["chat_template_kwargs"]}}
 
 
 def agent_content(turn: AgentTurn) -> str:
@@ -254,8 +230,10 @@ class LLMUser:
         delays = list(RETRY_DELAYS)
         while True:
             try:
-                client = shared_client(self.options.base_url or "")
-                return await client.chat.completions.create(**openai_arguments(self.request()))
+                client = shared_model_client(
+                    self.options.base_url or "", _api_key(), max_retries=0, timeout=REQUEST_TIMEOUT
+                )
+                return await chat_completion(client, self.request())
             except openai.APIError as exc:
                 if _retryable(exc) and delays:
                     await asyncio.sleep(delays.pop(0))

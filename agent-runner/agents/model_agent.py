@@ -6,19 +6,23 @@ order, feeds the results back, and repeats until the model writes text for the u
 `max_tool_calls_per_turn` calls in one turn ends the episode as `agent_error`.
 
 API key: `TAUE_AGENT_API_KEY`, else `OPENAI_API_KEY`, else a placeholder (local servers ignore it).
+Every episode of a process uses one shared client per endpoint (`taue.contracts.model_clients`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from contextlib import AsyncExitStack
 from typing import Any
+from urllib.parse import urlsplit
 
 import mcp.types
 import openai
 from mcp import Client
 
+from taue.contracts.model_clients import chat_completion, shared_model_client
 from taue.runner.agents import AgentOptions
 from taue.runner.agents.base import AgentError, EpisodeContext, McpServerInfo
 from taue.runner.mcp_session import episode_session, list_all_tools
@@ -26,6 +30,10 @@ from taue.runner.pricing import cost_of
 
 PLACEHOLDER_KEY = "not-needed"
 MODEL_RETRIES = 2
+TOOLS_TTL_S = 60.0
+"""How long a server's tool list is reused: a redeployed server's new tools are seen within it."""
+_TOOLS: dict[tuple[str, str], tuple[float, list[dict[str, Any]]]] = {}
+"""(domain, MCP server host:port) -> (when listed, function schemas)."""
 
 
 def api_key() -> str:
@@ -63,12 +71,7 @@ class ModelAgent:
             raise ValueError("the model agent needs a model name and an OpenAI-compatible base URL")
         self.options = options
         self.model = options.model
-        self.client = openai.AsyncOpenAI(
-            base_url=options.base_url,
-            api_key=api_key(),
-            max_retries=MODEL_RETRIES,
-            timeout=options.turn_timeout,
-        )
+        self.api_key = api_key()
         self.messages: list[dict[str, Any]] = []
         self.tools: list[dict[str, Any]] = []
         self.server: McpServerInfo | None = None
@@ -84,9 +87,20 @@ class ModelAgent:
         if not context.mcp_servers:
             raise AgentError("the episode offers no MCP server")
         self.context, self.server = context, context.mcp_servers[0]
-        async with self._session() as client:
-            self.tools = function_schemas(await list_all_tools(client))
+        self.tools = await self._tools()
         self.messages = [{"role": "system", "content": context.policy}]
+
+    async def _tools(self) -> list[dict[str, Any]]:
+        """The server's tools as function schemas, listed once per server and TOOLS_TTL_S (a server
+        serves the same tools to every episode of its domain: listing them per episode cost about a
+        tenth of a run's CPU); the cached list is shared, never changed."""
+        assert self.server is not None and self.context is not None
+        key = (self.context.domain, urlsplit(self.server.url).netloc)
+        listed = _TOOLS.get(key)
+        if listed is None or time.monotonic() - listed[0] > TOOLS_TTL_S:
+            async with self._session() as client:
+                listed = _TOOLS[key] = (time.monotonic(), function_schemas(await list_all_tools(client)))
+        return listed[1]
 
     async def respond(self, user_message: str) -> str:
         self.messages.append({"role": "user", "content": user_message})
@@ -124,23 +138,34 @@ class ModelAgent:
                 self.messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
 
     async def close(self) -> None:
-        await self.client.close()
+        """Nothing to release: the model client is shared by the run's episodes and closed by the run."""
 
     def _session(self):
         assert self.server is not None and self.context is not None
         return episode_session(self.server.url, self.server.headers, self.context.transport)
 
-    async def _complete(self) -> Any:
-        extra: dict[str, Any] = {"tools": self.tools} if self.tools else {}
+    def request(self) -> dict[str, Any]:
+        """The chat-completions request body for the next model call."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": self.messages,
+            "temperature": self.options.temperature,
+        }
+        if self.tools:
+            body["tools"] = self.tools
         if self.options.seed is not None:
-            extra["seed"] = self.options.seed
+            body["seed"] = self.options.seed
         if self.options.enable_thinking is not None:
-            # not an OpenAI parameter: the client passes it through only as an extra body field
-            extra["extra_body"] = {"chat_template_kwargs": {"enable_thinking": self.options.enable_thinking}}
+            body["chat_template_kwargs"] = {"enable_thinking": self.options.enable_thinking}
+        return body
+
+    async def _complete(self) -> Any:
+        assert self.options.base_url is not None
+        client = shared_model_client(
+            self.options.base_url, self.api_key, max_retries=MODEL_RETRIES, timeout=self.options.turn_timeout
+        )
         try:
-            response = await self.client.chat.completions.create(
-                model=self.model, messages=self.messages, temperature=self.options.temperature, **extra
-            )
+            response = await chat_completion(client, self.request())
         except openai.APIError as exc:
             raise AgentError(f"model endpoint {self.options.base_url}: {type(exc).__name__}: {exc}") from exc
         self._count(response.usage)

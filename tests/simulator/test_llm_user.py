@@ -242,7 +242,10 @@ async def test_a_failing_llm_user_is_an_infrastructure_error_not_the_agents_fail
             llm_config(d.base_url), tmp_path / "run", {"airline": servers["airline"].control_url}, 4
         )
     assert report.failed == 1 and report.records == []
-    (entry,) = [json.loads(line) for line in (tmp_path / "run" / "errors.jsonl").read_text().splitlines()]
+    *retries, entry = [
+        json.loads(line) for line in (tmp_path / "run" / "errors.jsonl").read_text().splitlines()
+    ]
+    assert [r["error"] for r in retries] == entry["errors"][:-1]  # the reruns, each a `retry` line
     assert entry["termination"] == "infra_error"
     assert entry["errors"] and all(expected in error and "llm user" in error for error in entry["errors"])
     assert len(d.requests) == requests
