@@ -44,5 +44,10 @@ VOLUME ["/runs"]
 USER ${TAUE_UID}:${TAUE_UID}
 # MCP (8000-8004), domain control (9000), simulator (50051), scorer (50052).
 EXPOSE 8000 9000 50051 50052
+# No init (tini) on purpose: taue runs as PID 1, and every long-running command installs its own
+# SIGTERM/SIGINT handlers (PID 1 gets no signal it has no handler for): `taue serve ...` stops
+# cleanly, `taue run` deletes its in-flight episodes and exits 143 (tests/runner/test_signals.py runs
+# it as PID 1 in a PID namespace). Its `--workers` processes die with it, and it starts no other
+# process that could leave zombies for PID 1 to reap.
 ENTRYPOINT ["taue"]
 CMD ["--help"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx2
@@ -9,6 +10,13 @@ import httpx2
 from taue.contracts.domain import DomainCard, EpisodeCreated, ExpectedOutcome, TaskList
 from taue.contracts.episode import TimedCall
 from taue.contracts.tasks import Task
+
+IDEMPOTENT = frozenset({"GET", "DELETE"})
+REQUEST_RETRY_DELAYS = (0.05, 0.25)
+"""Waits before rerunning an idempotent request that lost its connection (a pooled keep-alive
+connection closed by the server just as it was reused): cheaper than rerunning the episode."""
+RETRYABLE = (httpx2.NetworkError, httpx2.RemoteProtocolError)
+"""Connection failures only: a timeout is not retried, the request may still be running."""
 
 
 class InfraError(RuntimeError):
@@ -23,11 +31,25 @@ class ControlClient:
         self.http = http
         self.headers = {"Authorization": f"Bearer {admin_token}"} if admin_token else {}
 
+    async def _send(self, method: str, path: str, **kwargs: Any) -> httpx2.Response:
+        delays = REQUEST_RETRY_DELAYS if method in IDEMPOTENT else ()
+        for delay in delays:
+            try:
+                return await self.http.request(method, self.base_url + path, headers=self.headers, **kwargs)
+            except RETRYABLE:
+                await asyncio.sleep(delay)
+        return await self.http.request(method, self.base_url + path, headers=self.headers, **kwargs)
+
     async def _request(self, method: str, path: str, **kwargs: Any) -> httpx2.Response:
+        return self._checked(method, path, await self._response(method, path, **kwargs))
+
+    async def _response(self, method: str, path: str, **kwargs: Any) -> httpx2.Response:
         try:
-            response = await self.http.request(method, self.base_url + path, headers=self.headers, **kwargs)
+            return await self._send(method, path, **kwargs)
         except httpx2.HTTPError as exc:
             raise InfraError(f"{method} {self.base_url}{path}: {type(exc).__name__}: {exc}") from exc
+
+    def _checked(self, method: str, path: str, response: httpx2.Response) -> httpx2.Response:
         if response.status_code >= 500:
             raise InfraError(
                 f"{method} {self.base_url}{path}: HTTP {response.status_code}: {response.text[:200]}"
@@ -38,8 +60,13 @@ class ControlClient:
             )
         return response
 
-    async def create_episode(self, task_id: str | None, seed: int) -> EpisodeCreated:
-        response = await self._request("POST", "/episodes", json={"task_id": task_id, "seed": seed})
+    async def create_episode(
+        self, task_id: str | None, seed: int, run_id: str | None = None
+    ) -> EpisodeCreated:
+        body: dict[str, Any] = {"task_id": task_id, "seed": seed}
+        if run_id is not None:
+            body["run_id"] = run_id
+        response = await self._request("POST", "/episodes", json=body)
         return EpisodeCreated.model_validate_json(response.content)
 
     async def state_hash(self, episode_id: str) -> str:
@@ -64,6 +91,13 @@ class ControlClient:
 
     async def delete_episode(self, episode_id: str) -> None:
         await self._request("DELETE", f"/episodes/{episode_id}")
+
+    async def delete_run_episodes(self, run_id: str) -> int | None:
+        """Delete every live episode of the run; None when the server cannot (an older server)."""
+        response = await self._response("DELETE", "/episodes", params={"run_id": run_id})
+        if response.status_code in (404, 405):
+            return None
+        return int(self._checked("DELETE", "/episodes", response).json()["deleted"])
 
     async def card(self) -> DomainCard:
         return DomainCard.model_validate_json((await self._request("GET", "/domain")).content)

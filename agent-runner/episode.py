@@ -28,7 +28,7 @@ from taue.contracts.episode import (
 )
 from taue.contracts.tasks import Task
 from taue.runner.agents import NEEDS_GROUND_TRUTH, AgentError, AgentOptions, EpisodeContext, make_agent
-from taue.runner.agents.base import McpServerInfo
+from taue.runner.agents.base import Agent, McpServerInfo
 from taue.runner.catalog import DomainCatalog
 from taue.runner.control import ControlClient, InfraError
 from taue.runner.pricing import priced
@@ -60,6 +60,8 @@ class Harness:
     scorer: ScorerClient
     limits: Limits
     transport: httpx2.AsyncBaseTransport | None = None
+    run_id: str | None = None
+    """Sent with every episode it creates, so that the run's leftovers can be deleted by run id."""
 
 
 def episode_seed(run_seed: int, task_id: str, trial: int) -> int:
@@ -76,16 +78,36 @@ class OpenedEpisode:
 
 
 async def open_episode(
-    control: ControlClient, simulator: SimulatorClient, task: Task, seed: int, user: UserOptions
+    control: ControlClient,
+    simulator: SimulatorClient,
+    task: Task,
+    seed: int,
+    user: UserOptions,
+    run_id: str | None = None,
 ) -> OpenedEpisode:
     """A fresh episode on the domain server and a user session on the simulator."""
-    created = await control.create_episode(task.id, seed)
+    created = await _create_episode(control, task.id, seed, run_id)
     try:
         session_id, first_message = await simulator.start(task, seed, user)
     except BaseException:
         await close_episode(control, created.episode_id)
         raise
     return OpenedEpisode(created, session_id, first_message)
+
+
+async def _create_episode(
+    control: ControlClient, task_id: str, seed: int, run_id: str | None
+) -> EpisodeCreated:
+    """Create the episode; when cancelled meanwhile (a signal), wait for the server's answer and delete
+    the episode it made, which would otherwise be left on the server with no one knowing its id."""
+    creating = asyncio.ensure_future(control.create_episode(task_id, seed, run_id))
+    try:
+        return await asyncio.shield(creating)
+    except asyncio.CancelledError:
+        await asyncio.wait([creating])
+        if not creating.cancelled() and creating.exception() is None:
+            await close_episode(control, creating.result().episode_id)
+        raise
 
 
 async def score_episode(
@@ -117,7 +139,17 @@ async def score_episode(
 
 
 async def close_episode(control: ControlClient, episode_id: str) -> None:
-    """Delete the episode; the episode dies with its server anyway, so a failed delete is ignored."""
+    """Delete the episode, to the end even when the run is being stopped meanwhile; a failed delete is
+    ignored (the server's idle TTL expires the episode, and the run deletes its leftovers by run id)."""
+    deleting = asyncio.ensure_future(_delete_quietly(control, episode_id))
+    try:
+        await asyncio.shield(deleting)
+    except asyncio.CancelledError:
+        await asyncio.wait([deleting])
+        raise
+
+
+async def _delete_quietly(control: ControlClient, episode_id: str) -> None:
     with contextlib.suppress(InfraError, ValueError):
         await control.delete_episode(episode_id)
 
@@ -128,7 +160,7 @@ async def run_episode(
     """Run one episode. Raises `InfraError` when the harness failed (the caller retries)."""
     started = time.perf_counter()
     control = harness.controls[catalog.name]
-    opened = await open_episode(control, harness.simulator, task, seed, harness.user)
+    opened = await open_episode(control, harness.simulator, task, seed, harness.user, harness.run_id)
     session_id: str | None = opened.session_id
     try:
         conversation = Conversation(harness, catalog, task, opened)
@@ -152,10 +184,12 @@ async def run_episode(
         tool_log = conversation.with_turns(tool_log)
         events = conversation.events(tool_log)
     finally:
-        if session_id is not None:
-            with contextlib.suppress(Exception):  # best effort: the episode already failed
-                await harness.simulator.end(session_id)
-        await close_episode(control, opened.created.episode_id)
+        try:
+            if session_id is not None:
+                with contextlib.suppress(Exception):  # best effort: the episode already failed
+                    await harness.simulator.end(session_id)
+        finally:  # even when a signal cancels the run just then
+            await close_episode(control, opened.created.episode_id)
     return EpisodeRecord(
         run=harness.run,
         task_id=task.id,
@@ -212,7 +246,7 @@ class Conversation:
         try:
             await agent.start(self.context)
             for _ in range(self.harness.limits.max_turns):
-                reply = await asyncio.wait_for(agent.respond(user_message), self.harness.limits.turn_timeout)
+                reply = await self._reply(agent, user_message)
                 self.say("agent", reply)
                 calls = await self._turn_calls()
                 if calls is None:
@@ -234,6 +268,18 @@ class Conversation:
         finally:
             self.usage = {"agent": dict(getattr(agent, "usage", None) or {})}
             await agent.close()
+
+    async def _reply(self, agent: Agent, message: str) -> str:
+        """The agent's reply within the turn timeout, in this task (not wait_for's own): a signal's
+        cancellation reaches the agent directly, and nothing it raises on the way is left unretrieved."""
+        limit = asyncio.timeout(self.harness.limits.turn_timeout)
+        try:
+            async with limit:
+                return await agent.respond(message)
+        except Exception:
+            if limit.expired():  # the agent turned the timeout's cancellation into an error of its own
+                raise TimeoutError from None
+            raise
 
     def say(self, role: str, content: str) -> None:
         self.transcript.append(Message(role=role, content=content))

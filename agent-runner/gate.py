@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 MUST_MATCH = ("user", "user_model", "condition", "max_turns", "max_tool_calls", "task_set_hash")
 """Run settings that change what is measured: comparing runs that differ here is refused (a missing
 task-set hash, in a run made before it was kept, is only a warning)."""
-NOT_SETTINGS = ("run", "manifest")
+NOT_SETTINGS = ("run", "manifest", "run_id")
 """run.json entries that say nothing about what was measured."""
 EPSILON = 1e-9
 WORST = 10

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,10 +13,10 @@ from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, make_plan
 from taue.runner.storage import RunLocation
 
-PER_SHARD = frozenset({"shard", "run", "manifest"})
+PER_SHARD = frozenset({"shard", "run", "manifest", "run_id"})
 """Settings that may differ between shards of one run: the slice, the name (which defaults to each
-shard's --out folder) and the manifest (each shard's pod and version; the merged run keeps the
-first shard's)."""
+shard's --out folder), the manifest (each shard's pod and version; the merged run keeps the
+first shard's) and the run id (each run directory's own; the merged one gets a new one)."""
 
 
 class MergeError(ValueError):
@@ -41,7 +42,8 @@ def merge_runs(
     configs = [_config(run_dir) for run_dir in run_dirs]
     for run_dir, config in zip(run_dirs[1:], configs[1:], strict=True):
         _check_same_run(run_dirs[0], configs[0], run_dir, config)
-    base = configs[0].model_copy(update={"shard": None, "run": name or _merged_name(configs, out)})
+    merged = {"shard": None, "run": name or _merged_name(configs, out), "run_id": uuid.uuid4().hex}
+    base = configs[0].model_copy(update=merged)
     records: dict[tuple[str, int], EpisodeRecord] = {}
     for run_dir in run_dirs:
         for record in ResultsFile(run_dir).load():

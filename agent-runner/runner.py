@@ -1,8 +1,9 @@
 """A run: every (task, trial) of the chosen domains, concurrently, resumable.
 
 Episodes already in the results file are skipped, so rerunning a command completes only what is
-missing. Infrastructure failures are retried with backoff; if they persist, the episode is logged
-to errors.jsonl and left missing (a rerun retries it), never recorded as the agent's failure.
+missing. Infrastructure failures are retried with backoff, each retry logged to errors.jsonl with its
+cause; if they persist, the episode is logged there and left missing (a rerun retries it), never
+recorded as the agent's failure.
 """
 
 from __future__ import annotations
@@ -10,28 +11,33 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import multiprocessing
-import ssl
 import traceback
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-from queue import Empty
 from typing import Any
 
 import httpx2
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from taue.contracts.emotions import condition
+from taue.contracts.model_clients import (
+    KEEPALIVE_EXPIRY,
+    close_model_clients,
+    default_ssl_context,
+    http_transport,
+)
 from taue.contracts.tasks import Task
 from taue.runner.agents import AgentOptions
 from taue.runner.catalog import DomainCatalog, fetch_catalog, local_catalog
 from taue.runner.control import ControlClient, InfraError
 from taue.runner.embedded import Services, embedded_services
 from taue.runner.episode import Harness, Limits, episode_seed, run_episode
+from taue.runner.lifecycle import delete_run_episodes
 from taue.runner.manifest import RunManifest, run_manifest
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
+from taue.runner.run_lock import holding_run_lock
 from taue.runner.storage import RunLocation, StorageError
 from taue.scorer.client import ScorerCallError, ScorerClient
 from taue.simulator.client import SimulatorCallError, SimulatorClient
@@ -79,6 +85,9 @@ class RunConfig(BaseModel):
     manifest: RunManifest | None = None
     """What the run was made with (version, commit, image, models and endpoints), set by the runner
     when the run directory is made; never compared when a run resumes or shards merge."""
+    run_id: str | None = None
+    """A random id made with the run directory and sent with every episode the run creates, so that a
+    killed session's episodes can be deleted from remote servers; never compared, like `manifest`."""
 
 
 @dataclass
@@ -174,18 +183,22 @@ def with_manifest(config: RunConfig) -> RunConfig:
     return config.model_copy(update={"manifest": manifest})
 
 
-def prepare_run_dir(run_dir: Path | RunLocation, config: RunConfig) -> None:
-    """Create the run directory, or check that an existing one holds the same run."""
+def prepare_run_dir(run_dir: Path | RunLocation, config: RunConfig) -> RunConfig:
+    """Create the run directory, or check that an existing one holds the same run; the run as stored
+    (with the first session's manifest and run id)."""
     location = RunLocation.parse(run_dir)
     location.make()
     stored = config.model_dump(mode="json")
+    stored["run_id"] = stored["run_id"] or uuid.uuid4().hex
     if location.exists(CONFIG):
         # Settings added since the directory was made read as their defaults, so old runs resume.
-        previous = RunConfig.model_validate(json.loads(location.read_text(CONFIG))).model_dump(mode="json")
+        previous = stored_config(location).model_dump(mode="json")
         _check_task_set(run_dir, previous.get("task_set_hash"), stored.get("task_set_hash"))
         previous["task_set_hash"] = stored["task_set_hash"]  # a run from before the hash was kept gets it
         stored["manifest"] = previous.get("manifest") or stored["manifest"]  # the first session's
         previous["manifest"] = stored["manifest"]
+        stored["run_id"] = previous.get("run_id") or stored["run_id"]  # None in runs made before it was kept
+        previous["run_id"] = stored["run_id"]
         if previous != stored:
             changed = sorted(k for k in stored if previous.get(k) != stored[k])
             raise ValueError(
@@ -193,6 +206,20 @@ def prepare_run_dir(run_dir: Path | RunLocation, config: RunConfig) -> None:
                 "use another --out or the same settings"
             )
     location.write_text(CONFIG, json.dumps(stored, indent=2, sort_keys=True) + "\n")
+    return RunConfig.model_validate(stored)
+
+
+def stored_config(location: RunLocation) -> RunConfig:
+    """The run.json of a run directory; a damaged one is a one-line error naming it."""
+    try:
+        return RunConfig.model_validate_json(location.read_text(CONFIG))
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        first = f"{where}: {problem['msg']}" if where else problem["msg"]
+        raise ValueError(
+            f"{location.shown(CONFIG)} is not a run's settings ({first}); move it away or use another --out"
+        ) from None
 
 
 def _check_task_set(run_dir: Path | RunLocation, before: str | None, now: str | None) -> None:
@@ -210,6 +237,8 @@ class RunReport:
     completed: int
     failed: int
     records: list[EpisodeRecord]
+    retries: int = 0
+    """Episodes rerun after an infrastructure error (each one a `retry` line of errors.jsonl)."""
 
 
 EpisodeKey = tuple[str, str, int]
@@ -223,12 +252,31 @@ class Outcome:
     key: EpisodeKey
     record: EpisodeRecord | None = None
     errors: list[str] = field(default_factory=list)
+    """The cause of each failed attempt, in order."""
+
+    @property
+    def retried(self) -> list[str]:
+        """The causes of the failed attempts that were run again (all but a final failure)."""
+        return self.errors if self.record is not None else self.errors[:-1]
+
+    def error_entries(self) -> list[dict[str, Any]]:
+        """Its lines of errors.jsonl: one per retry, then the give-up when no attempt succeeded."""
+        domain, task_id, trial = self.key
+        episode = {"domain": domain, "task_id": task_id, "trial": trial}
+        entries = [
+            {**episode, "kind": "retry", "attempt": attempt, "error": cause}
+            for attempt, cause in enumerate(self.retried, start=1)
+        ]
+        if self.record is None:
+            entries.append({**episode, "termination": "infra_error", "errors": self.errors})
+        return entries
 
 
 class StorageLost(RuntimeError):
     """The run's object store failed after episodes had started; the ones stored so far are kept."""
 
 
+@holding_run_lock  # first of all: a second runner on the same directory stops at once
 async def execute_run(
     config: RunConfig,
     run_dir: Path | RunLocation,
@@ -248,36 +296,44 @@ async def execute_run(
     catalogs = await load_catalogs(config.domains, given, admin_token, config.split)
     config = with_manifest(with_task_set_hash(config, catalogs))
     plan = make_plan(config, catalogs)
-    prepare_run_dir(run_dir, config)
+    config = prepare_run_dir(run_dir, config)
     results = ResultsFile(run_dir)
     results.repair()
     done = {record.key for record in results.load()}
     todo = [(d.name, t.id, trial) for d, t, trial in plan.episodes if (t.id, trial) not in done]
-    counts = {"completed": 0, "failed": 0}
+    counts = {"completed": 0, "failed": 0, "retries": 0}
 
     def collect(outcome: Outcome) -> None:
+        for entry in outcome.error_entries():
+            results.append_error(entry)
+        counts["retries"] += len(outcome.retried)
         if outcome.record is not None:
             results.append(outcome.record)
             counts["completed"] += 1
         else:
-            domain, task_id, trial = outcome.key
-            entry = {"domain": domain, "task_id": task_id, "trial": trial, "termination": "infra_error"}
-            results.append_error({**entry, "errors": outcome.errors})
             counts["failed"] += 1
         if on_progress is not None:
             on_progress(counts["completed"] + counts["failed"], len(todo))
 
     try:
-        if workers > 1 and len(todo) > 1:
-            await _run_in_workers(config, todo, given, concurrency, admin_token, workers, collect)
-        else:
-            await run_episodes(config, todo, given, concurrency, admin_token, collect)
+        await delete_run_episodes(given.env, config.run_id, admin_token)  # a killed session's leftovers
+        try:
+            if workers > 1 and len(todo) > 1:
+                from taue.runner.workers import run_in_workers  # it imports this module
+
+                await run_in_workers(config, todo, given, concurrency, admin_token, workers, collect)
+            else:
+                await run_episodes(config, todo, given, concurrency, admin_token, collect)
+        except asyncio.CancelledError:  # a signal: the records finished before it, in order
+            results.compact()
+            raise
         records = results.compact()
     except StorageError as exc:
         raise StorageLost(f"{exc}; the episodes stored before are kept: rerun to resume") from exc
-    return RunReport(
-        len(plan.episodes), len(plan.episodes) - len(todo), counts["completed"], counts["failed"], records
-    )
+    finally:
+        await delete_run_episodes(given.env, config.run_id, admin_token)
+    planned, skipped = len(plan.episodes), len(plan.episodes) - len(todo)
+    return RunReport(planned, skipped, counts["completed"], counts["failed"], records, counts["retries"])
 
 
 async def run_episodes(
@@ -291,10 +347,12 @@ async def run_episodes(
     """Run the given episodes from this process, reporting each outcome to `sink` as it ends."""
     domains = sorted({domain for domain, _, _ in keys})
     size = min(concurrency, 16) + 4  # httpcore scans every pooled connection per request: keep it small
-    transport = httpx2.AsyncHTTPTransport(
-        verify=default_ssl_context(),
-        limits=httpx2.Limits(max_connections=size, max_keepalive_connections=size),
+    # Idle connections expire before any server closes them (ours after 75 s, uvicorn's default and so
+    # older or other servers after 5 s): a request never goes out on a connection being closed.
+    limits = httpx2.Limits(
+        max_connections=size, max_keepalive_connections=size, keepalive_expiry=KEEPALIVE_EXPIRY
     )
+    transport = http_transport(limits)
     async with (
         embedded_services(domains, given) as services,
         httpx2.AsyncClient(transport=transport, timeout=httpx2.Timeout(60.0)) as http,
@@ -323,6 +381,7 @@ async def run_episodes(
                 scorer=scorer,
                 limits=Limits(config.max_turns, config.max_tool_calls, config.turn_timeout),
                 transport=transport,
+                run_id=config.run_id,
             )
             semaphore = asyncio.Semaphore(concurrency)
 
@@ -331,10 +390,28 @@ async def run_episodes(
                 async with semaphore:
                     sink(await _with_retries(harness, domain, task, key[2], config.seed))
 
-            await asyncio.gather(*(one(key) for key in keys))
+            await _run_all([one(key) for key in keys])
         finally:
             await simulator.close()
             await scorer.close()
+            await close_model_clients()
+
+
+async def _run_all(coroutines: list[Coroutine[Any, Any, None]]) -> None:
+    """Run the coroutines concurrently. When one fails or the run is cancelled (a signal), the others
+    are cancelled once and awaited: their cleanup (deleting their episodes) needs the clients still
+    open, which a bare gather, returning at the first cancelled or failed one, would close under them."""
+    tasks = [asyncio.ensure_future(coroutine) for coroutine in coroutines]
+    if not tasks:
+        return
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.wait(tasks)
+    for task in done:
+        task.result()  # the first failure, if any
 
 
 async def _with_retries(
@@ -345,7 +422,7 @@ async def _with_retries(
     errors: list[str] = []
     for delay in (*RETRY_DELAYS, None):
         try:
-            return Outcome(key, record=await run_episode(harness, domain, task, trial, seed))
+            return Outcome(key, await run_episode(harness, domain, task, trial, seed), errors)
         except (InfraError, httpx2.HTTPError, OSError) as exc:
             errors.append(f"{type(exc).__name__}: {exc}")
         except (SimulatorCallError, ScorerCallError) as exc:
@@ -354,46 +431,17 @@ async def _with_retries(
                 break
         except Exception as exc:  # a harness bug must not pass for the agent's failure
             errors.append("".join(traceback.format_exception_only(exc)).strip())
+        if _stopping():
+            raise asyncio.CancelledError  # the cancellation surfaced as another error: no rerun
         if delay is not None:
             await asyncio.sleep(delay)
     return Outcome(key, errors=errors)
 
 
-async def _run_in_workers(
-    config: RunConfig,
-    todo: list[EpisodeKey],
-    given: Services,
-    concurrency: int,
-    admin_token: str | None,
-    workers: int,
-    sink: Callable[[Outcome], None],
-) -> None:
-    """Spread `todo` over worker processes by task; their outcomes stream back through a queue."""
-    context = multiprocessing.get_context("spawn")
-    queue = context.Queue()
-    shards = shard_by_task(todo, workers)
-    per_worker = max(1, concurrency // workers)
-    processes = [
-        context.Process(
-            target=_worker_main,
-            args=(config.model_dump(), shard, given.model_dump(), per_worker, admin_token, queue),
-            daemon=True,
-        )
-        for shard in shards
-        if shard
-    ]
-    for process in processes:
-        process.start()
-    loop = asyncio.get_running_loop()
-    try:
-        for _ in range(len(todo)):
-            item = await loop.run_in_executor(None, _next_outcome, queue, processes)
-            sink(item)
-    finally:
-        for process in processes:
-            process.join(timeout=10)
-            if process.is_alive():
-                process.terminate()
+def _stopping() -> bool:
+    """Whether this task is being cancelled (a signal stops the run)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 async def load_catalogs(
@@ -411,12 +459,6 @@ async def load_catalogs(
                 except InfraError as exc:  # before any episode: a setting to fix, not a failure to retry
                     raise ValueError(f"domain {name!r}: {exc}") from exc
     return catalogs
-
-
-@cache
-def default_ssl_context() -> ssl.SSLContext:
-    """The default TLS settings, loaded once per process (loading the CA store takes ~30 ms a run)."""
-    return httpx2.create_ssl_context()
 
 
 def agent_options(config: RunConfig) -> AgentOptions:
@@ -439,33 +481,3 @@ def shard_by_task(keys: list[EpisodeKey], shards: int) -> list[list[EpisodeKey]]
     for key in keys:
         result[owner[key[:2]]].append(key)
     return result
-
-
-def _next_outcome(queue: Any, processes: list[Any]) -> Outcome:
-    while True:
-        try:
-            key, record_json, errors = queue.get(timeout=1.0)
-        except Empty:
-            if not any(process.is_alive() for process in processes):
-                raise RuntimeError("every worker process exited before the run finished") from None
-            continue
-        record = EpisodeRecord.model_validate_json(record_json) if record_json else None
-        return Outcome(tuple(key), record, errors)
-
-
-def _worker_main(
-    config: dict[str, Any],
-    keys: list[EpisodeKey],
-    given: dict[str, Any],
-    concurrency: int,
-    admin_token: str | None,
-    queue: Any,
-) -> None:
-    def send(outcome: Outcome) -> None:
-        record = outcome.record.model_dump_json() if outcome.record else None
-        queue.put((outcome.key, record, outcome.errors))
-
-    services = Services.model_validate(given)
-    asyncio.run(
-        run_episodes(RunConfig.model_validate(config), keys, services, concurrency, admin_token, send)
-    )

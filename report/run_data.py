@@ -117,6 +117,8 @@ def open_infra_errors(
     done = {record.key for record in records}
     failed = set()
     for entry in ResultsFile(run_dir).errors():
+        if entry.get("kind") == "retry":
+            continue  # the episode was run again: its give-up, if any, is a line of its own
         try:
             failed.add((str(entry["domain"]), str(entry["task_id"]), int(entry["trial"])))
         except (ValueError, KeyError, TypeError):

@@ -11,7 +11,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
 from taue.cli import commands
 from taue.cli.options import fail as _fail
@@ -130,7 +129,6 @@ def merge(
     ] = None,
 ) -> None:
     """Combine shard runs into one run, identical to an unsharded run of the same settings."""
-    from rich.markup import escape
 
     from taue.runner.merge import MergeError, merge_runs
     from taue.runner.storage import StorageError
@@ -139,7 +137,7 @@ def merge(
     try:
         report = merge_runs(shards, merged, name)
     except (MergeError, StorageError) as exc:
-        raise _fail(escape(str(exc))) from None
+        raise _fail(str(exc)) from None
     console.print(
         f"{report.episodes} episodes from {len(run_dirs)} runs -> {merged.shown('results.jsonl')} "
         f"(run {report.run})"
@@ -265,5 +263,5 @@ def main() -> None:
         message = _user_fault(exc)
         if message is None:
             raise  # a bug: its traceback must show
-        _fail(escape(message))
+        _fail(message)
         sys.exit(2)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 if TYPE_CHECKING:
     from taue.runner.storage import RunLocation
@@ -79,8 +80,9 @@ def _ours(path: Path) -> bool:
 
 
 def fail(message: str) -> typer.Exit:
-    """Print `error: message` and return the exit (status 2) for the caller to raise."""
-    console.print(f"[red]error:[/red] {message}")
+    """Print `error: message` and return the exit (status 2) for the caller to raise. The message is
+    printed as it is: brackets in it (a path, `.[inspect]`) are never read as markup."""
+    console.print(Text.assemble(("error:", "red"), " ", message))
     return typer.Exit(2)
 
 
@@ -143,7 +145,6 @@ def parse_price_table(path: Path | None) -> dict[str, dict[str, float]] | None:
 
 def parse_location(value: str | Path) -> RunLocation:
     """A run directory: a local path, or an object-store URL (s3://, gs://, az://, file://)."""
-    from rich.markup import escape
 
     from taue.runner.storage import RunLocation, StorageError
 
@@ -152,4 +153,4 @@ def parse_location(value: str | Path) -> RunLocation:
     try:
         return RunLocation.parse(value)
     except StorageError as exc:
-        raise fail(escape(str(exc))) from None
+        raise fail(str(exc)) from None

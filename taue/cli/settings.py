@@ -93,9 +93,7 @@ def load_settings_file(ctx: Any, param: Any, value: Path | None) -> None:
     try:
         defaults = read_settings(value, ctx.command, ctx)
     except SettingsError as exc:
-        from rich.markup import escape
-
-        raise fail(escape(str(exc))) from None
+        raise fail(str(exc)) from None
     ctx.default_map = {**(ctx.default_map or {}), **defaults}
 
 

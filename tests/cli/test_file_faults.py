@@ -284,3 +284,11 @@ def test_help_and_tables_into_a_pipe_are_plain_and_uncut() -> None:
     for task in get_domain("airline").tasks:
         assert re.search(rf"│ {re.escape(task.id)} +│", table.stdout), task.id
         assert task.condition_id is None or f" {task.condition_id} " in table.stdout
+
+
+def test_a_damaged_run_json_is_named_and_left_alone(tmp_path: Path) -> None:
+    (tmp_path / "run.json").write_text("{broken")
+    line = one_line_error(taue(*RUN, "--limit", "1", "--out", str(tmp_path)))
+    assert line.startswith(f"error: {tmp_path / 'run.json'} is not a run's settings (Invalid JSON"), line
+    assert (tmp_path / "run.json").read_text() == "{broken"
+    assert [path.name for path in tmp_path.iterdir()] == ["run.json"]

@@ -67,7 +67,10 @@ def write_toml(path: Path, settings: dict[str, Any]) -> Path:
 
 
 def run_json(run_dir: Path) -> dict[str, Any]:
-    return json.loads((run_dir / "run.json").read_text())
+    """The run's settings: run.json without its `run_id`, which every run directory makes anew."""
+    settings = json.loads((run_dir / "run.json").read_text())
+    assert len(settings.pop("run_id")) == 32
+    return settings
 
 
 def parsed(path: list[str], args: list[str]) -> tuple[dict[str, Any], dict[str, str]]:

@@ -189,7 +189,8 @@ async def test_unreachable_agent_is_an_infrastructure_error_and_no_record(
     report = await run_a2a(servers, tmp_path, f"a2a://127.0.0.1:{port}", trials=1)
     assert report.failed == 1 and report.records == []
     errors = [json.loads(line) for line in (tmp_path / "run" / "errors.jsonl").read_text().splitlines()]
-    assert errors[0]["termination"] == "infra_error" and "unreachable" in errors[0]["errors"][0]
+    assert [e.get("kind") for e in errors] == ["retry", None]  # one rerun (RETRY_DELAYS), then the give-up
+    assert errors[-1]["termination"] == "infra_error" and "unreachable" in errors[-1]["errors"][0]
 
 
 async def test_missing_agent_card_is_the_agents_error() -> None:

@@ -188,6 +188,10 @@ async def test_an_unreachable_agent_is_an_infrastructure_error_and_retried(
     monkeypatch.setattr(runner, "RETRY_DELAYS", (0.01, 0.01))
     report = await execute_run(config(tmp_path, url), tmp_path, {}, 1)
     assert report.failed == 1 and report.records == []
-    [entry] = [json.loads(line) for line in (tmp_path / "errors.jsonl").read_text().splitlines()]
+    *retries, entry = [json.loads(line) for line in (tmp_path / "errors.jsonl").read_text().splitlines()]
     assert entry["termination"] == "infra_error" and len(entry["errors"]) == 3
+    assert [(r["kind"], r["attempt"], r["error"]) for r in retries] == [
+        ("retry", 1, entry["errors"][0]),
+        ("retry", 2, entry["errors"][1]),
+    ]
     assert all("cannot reach the agent" in error for error in entry["errors"])

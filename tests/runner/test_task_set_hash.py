@@ -1,9 +1,11 @@
-"""run.json keeps the hash of the tasks a run played: a run resumes only on the same tasks, runs
-from before the hash was kept still resume (and get it), shards of other task sets do not merge."""
+"""run.json keeps the hash of the tasks a run played and the run's id: a run resumes only on the same
+tasks, runs from before the hash was kept still resume (and get it), shards of other task sets do not
+merge; the run id is kept on resume and never compared."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -67,3 +69,22 @@ async def test_run_json_holds_the_manifest_of_the_first_session(tmp_path: Path, 
     )
     assert again.skipped == 1
     assert json.loads((tmp_path / "run.json").read_text())["manifest"] == manifest  # resumes, keeps the first
+
+
+async def test_the_run_id_is_made_once_kept_on_resume_and_never_compared(tmp_path: Path) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    await execute_run(config(shard=(0, 2), limit=2), first, None, 4)
+    path = first / "run.json"
+    run_id = json.loads(path.read_text())["run_id"]
+    assert re.fullmatch(r"[A-Za-z0-9_.:-]{1,128}", run_id)
+    assert (await execute_run(config(shard=(0, 2), limit=2), first, None, 4)).skipped == 1
+    assert json.loads(path.read_text())["run_id"] == run_id
+    before_ids = {k: v for k, v in json.loads(path.read_text()).items() if k != "run_id"}
+    path.write_text(json.dumps(before_ids))  # a run made before run ids resumes, and gets one
+    await execute_run(config(shard=(0, 2), limit=2), first, None, 4)
+    assert json.loads(path.read_text())["run_id"] not in (None, run_id)
+    await execute_run(config(shard=(1, 2), limit=2), second, None, 4)
+    ids = {json.loads((shard / "run.json").read_text())["run_id"] for shard in (first, second)}
+    report = merge_runs([first, second], tmp_path / "merged")  # shards' own run ids: they still merge
+    assert len(ids) == 2 and report.missing == 0
+    assert json.loads((tmp_path / "merged" / "run.json").read_text())["run_id"] not in ids

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from taue.cli.options import fail
 
@@ -43,6 +42,6 @@ def export_command(
     try:
         written = export_run(run_dir, format, out)
     except ExportError as exc:
-        raise fail(escape(str(exc))) from None  # the message may hold brackets: `.[inspect]`
+        raise fail(str(exc)) from None  # the message may hold brackets: `.[inspect]`
     for file in written:
         typer.echo(f"{file.domain}: {file.episodes} episodes -> {file.path}")

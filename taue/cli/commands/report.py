@@ -106,7 +106,6 @@ def _site_folder(site: RunLocation) -> Iterator[Path]:
     if site.local is not None:
         yield site.local
         return
-    from rich.markup import escape
 
     from taue.runner.storage import StorageError
 
@@ -115,11 +114,10 @@ def _site_folder(site: RunLocation) -> Iterator[Path]:
         try:
             site.upload(Path(folder))
         except StorageError as exc:
-            raise fail(escape(str(exc))) from None
+            raise fail(str(exc)) from None
 
 
 def _load(run_dirs: list[str], expand: bool = False):
-    from rich.markup import escape
 
     from taue.report.run_data import RunError, load_runs, runs_under
     from taue.runner.storage import StorageError
@@ -132,7 +130,7 @@ def _load(run_dirs: list[str], expand: bool = False):
             locations = [run for location in locations for run in runs_under(location)]
         return load_runs(locations)
     except (RunError, StorageError) as exc:
-        raise fail(escape(str(exc))) from None
+        raise fail(str(exc)) from None
 
 
 def _progress(quiet: bool) -> Progress:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from taue.cli.options import (
@@ -25,6 +24,7 @@ from taue.cli.options import (
     parse_location,
     parse_price_table,
     parse_shard,
+    stdout_console,
 )
 from taue.cli.settings import SettingsCommand, SettingsFile
 
@@ -128,13 +128,25 @@ def make_run_command(
             str | None, typer.Option(help="I/N: run only shard I of N of the sorted (task, trial) list.")
         ] = None,
         workers: Annotated[
-            int, typer.Option(min=1, max=64, help="Worker processes (each with its own embedded servers).")
-        ] = 1,
+            str,
+            typer.Option(
+                help="Worker processes, each with its own embedded servers: N (1-64), or auto: one per "
+                f"core once --concurrency gives each {WORKER_CONCURRENCY} episodes in flight, else 1."
+            ),
+        ] = "auto",
         price_table: Annotated[
             Path | None,
             typer.Option(help='JSON {"MODEL": {"input": $/1M tokens, "output": $/1M}}: agent and user cost.'),
         ] = None,
         quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+        repair: Annotated[
+            bool,
+            typer.Option(
+                "--repair",
+                help="First drop the lines of results.jsonl and errors.jsonl that are not valid records "
+                "(a backup copy is kept); their episodes then run again.",
+            ),
+        ] = False,
         task_set: Annotated[
             list[str] | None, typer.Option("--task-set", help="Imported task set to run (repeatable).")
         ] = None,
@@ -146,6 +158,7 @@ def make_run_command(
         from taue.runner.agents import AgentOptions, validate_agent_spec
         from taue.runner.embedded import Services
         from taue.runner.interaction import interaction_stats
+        from taue.runner.lifecycle import Interrupted
         from taue.runner.runner import RunConfig, StorageLost
         from taue.scorer.metrics import summarize
 
@@ -161,9 +174,10 @@ def make_run_command(
             )
         if split not in ("eval", "train"):
             raise fail(f"--split must be eval or train, not {split!r}")
-        run_dir = parse_location(
-            out or Path("runs") / re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{out_prefix}{agent}-{user}-seed{seed}")
+        default_out = Path("runs") / re.sub(
+            r"[^A-Za-z0-9_.-]+", "_", f"{out_prefix}{agent}-{user}-seed{seed}"
         )
+        run_dir = parse_location(default_out if out is None else out)  # `--out ''` is refused, not defaulted
         config = RunConfig(
             run=name or run_dir.name,
             domains=names,
@@ -191,16 +205,28 @@ def make_run_command(
             raise fail(f"unknown condition {condition!r}; ids look like {CONDITIONS[0].id!r}")
         services = Services(env=env_urls, simulator=simulator, scorer=scorer)
         config.shard = parse_shard(shard)
+        tasks_at_most = limit * len(names) if limit else len(task_id) if task_id else None
+        in_flight = concurrency if tasks_at_most is None else min(concurrency, tasks_at_most * trials)
+        worker_count = resolve_workers(workers, in_flight)
+        if repair:
+            repair_results(run_dir)
         try:
-            report = asyncio.run(_run(config, run_dir, services, concurrency, workers, quiet))
+            report = asyncio.run(_run(config, run_dir, services, concurrency, worker_count, quiet))
         except ValueError as exc:
             raise fail(str(exc)) from None
         except StorageLost as exc:
             console.print(f"[red]error:[/red] {escape(str(exc))}")
             raise typer.Exit(1) from None
+        except Interrupted as exc:
+            console.print(
+                f"{exc}: episodes in flight cancelled and deleted, finished ones kept in "
+                f"{run_dir.shown('results.jsonl')}; rerun the same command to run the rest"
+            )
+            raise typer.Exit(exc.exit_code) from None
+        retried = f", {report.retries} retried (errors.jsonl)" if report.retries else ""
         console.print(
             f"{report.completed} episodes run, {report.skipped} already done, {report.failed} failed "
-            f"(infrastructure; rerun to retry) -> {run_dir.shown('results.jsonl')}"
+            f"(infrastructure; rerun to retry){retried} -> {run_dir.shown('results.jsonl')}"
         )
         print_summary(summarize(r.outcome() for r in report.records), interaction_stats(report.records))
         if report.failed:
@@ -210,11 +236,39 @@ def make_run_command(
     return run
 
 
+WORKER_CONCURRENCY = 32
+"""Episodes in flight each worker gets under `--workers auto`: a worker costs its start-up (seconds of
+CPU) and its own servers, which fewer episodes in flight do not pay back (docs/performance.md)."""
+
+
+def resolve_workers(value: str, concurrency: int) -> int:
+    """`--workers`: N, or auto: one per usable core, each with WORKER_CONCURRENCY episodes in flight
+    (`concurrency`: the episodes that can be in flight, fewer than --concurrency in a small run)."""
+    if value == "auto":
+        return max(1, min(usable_cores(), concurrency // WORKER_CONCURRENCY))
+    if not value.isdigit() or not 1 <= int(value) <= 64:
+        raise fail(f"--workers must be a number from 1 to 64 or auto, not {value!r}")
+    return int(value)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on, fewer when a cgroup CPU quota (a container's) says so."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
+        if quota != "max":
+            cores = min(cores, max(1, -(-int(quota) // int(period))))
+    except (OSError, ValueError):
+        pass
+    return cores
+
+
 async def _run(
     config: RunConfig, run_dir: RunLocation, services: Services, concurrency: int, workers: int, quiet: bool
 ):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from taue.runner.lifecycle import until_signalled
     from taue.runner.runner import execute_run
 
     admin_token = os.environ.get("TAUE_ADMIN_TOKEN")
@@ -231,7 +285,30 @@ async def _run(
         def update(done: int, total: int) -> None:
             progress.update(bar, completed=done, total=total)
 
-        return await execute_run(config, run_dir, services, concurrency, update, admin_token, workers)
+        # SIGTERM/SIGINT: in-flight episodes are cancelled and deleted, then `Interrupted` (exit 143/130).
+        return await until_signalled(
+            execute_run(config, run_dir, services, concurrency, update, admin_token, workers)
+        )
+
+
+def repair_results(run_dir: RunLocation) -> None:
+    """`--repair`: drop the run's bad lines (keeping a copy), holding the run directory's lock."""
+    from taue.runner.results import ResultsFile
+    from taue.runner.run_lock import RunLock
+
+    if not run_dir.exists():
+        return  # a new run: nothing to repair
+    results = ResultsFile(run_dir)
+    try:
+        with RunLock(run_dir):
+            dropped = results.drop_bad_lines()
+    except ValueError as exc:  # the lock held by another run, a file that cannot be written, a store
+        raise fail(str(exc)) from None
+    for part in dropped:
+        entries = "entry" if part.count == 1 else "entries"
+        console.print(f"repair: dropped {part.count} bad {entries} of {part.shown} (a copy: {part.backup})")
+    if not dropped:
+        console.print(f"repair: no bad entries in {results.shown}")
 
 
 def summary(
@@ -251,6 +328,7 @@ def summary(
     """Metrics of a finished or partial run: Avg@k, pass^k, average reward, UNSATISFIED rate, and how
     the agent talked (`interaction`: tool calls against questions to the user)."""
     from taue.runner.interaction import interaction_stats
+    from taue.runner.results import ResultsFileError
     from taue.runner.storage import StorageError
     from taue.scorer.metrics import summarize
 
@@ -263,16 +341,19 @@ def summary(
     try:
         records = _records(location)
         failures = run_failure_categories(location, records, judge)
-    except StorageError as exc:
-        raise fail(escape(str(exc))) from None
+        retries = _retries(location)
+    except (StorageError, ResultsFileError) as exc:
+        raise fail(str(exc)) from None
     metrics = summarize(record.outcome() for record in records)
     interaction = interaction_stats(records)
     if as_json:
-        extra = {"interaction": interaction, "failure_categories": failures}
+        extra = {"interaction": interaction, "failure_categories": failures, "retries": retries}
         typer.echo(json.dumps({**metrics, **extra}, indent=2, sort_keys=True))
     else:
         print_summary(metrics, interaction)
         print_failures(failures)
+        if retries:
+            console.print(f"retries: {retries} episodes rerun after infrastructure errors (errors.jsonl)")
 
 
 def _records(location: RunLocation) -> list:
@@ -282,6 +363,13 @@ def _records(location: RunLocation) -> list:
     if not results.exists():
         raise fail(f"{results.shown} does not exist")
     return results.load()
+
+
+def _retries(location: RunLocation) -> int:
+    """Episode-level retries: the runner reran an episode after an infrastructure error."""
+    from taue.runner.results import ResultsFile
+
+    return sum(1 for entry in ResultsFile(location).errors() if entry.get("kind") == "retry")
 
 
 def run_failure_categories(
@@ -336,7 +424,7 @@ def print_failures(stats: dict) -> None:
         table.rows[-1].end_section = True
         for label, count in judge["counts"].items():
             table.add_row(f"judge: {label}", str(count), f"{judge['shares'][label]:.1%}")
-    Console().print(table)
+    stdout_console().print(table)
 
 
 def print_summary(metrics: dict, interaction: dict | None = None) -> None:
@@ -366,10 +454,10 @@ def print_summary(metrics: dict, interaction: dict | None = None) -> None:
     for key in ("by_domain", "by_family", "by_politeness", "by_urgency", "by_trust"):
         for name, group in metrics.get(key, {}).items():
             row(f"{key[3:]}: {name}", group)
-    Console().print(table)
+    stdout_console().print(table)
     delta = metrics["emotion_delta"]
     if delta is not None:
-        Console().print(
+        stdout_console().print(
             f"emotion delta (emotional − neutral pass^1, {delta['pairs']} twin pairs): "
             f"{delta['delta']:+.3f}, 95% CI [{delta['ci_low']:+.3f}, {delta['ci_high']:+.3f}]"
         )
@@ -404,4 +492,4 @@ def print_interaction(stats: dict) -> None:
     for key in ("by_domain", "by_family"):
         for name, group in stats[key].items():
             row(f"{key[3:]}: {name}", group)
-    Console().print(table)
+    stdout_console().print(table)
