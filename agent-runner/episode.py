@@ -62,6 +62,10 @@ class Harness:
     transport: httpx2.AsyncBaseTransport | None = None
     run_id: str | None = None
     """Sent with every episode it creates, so that the run's leftovers can be deleted by run id."""
+    opening: asyncio.Semaphore | None = None
+    """Episodes being opened at once, at most. Opening is the CPU-heavy step (a database copy, the
+    user's first line): a burst of a thousand would queue the simulator's StartSession calls on a
+    shared event loop past gRPC's 30 s limit for a call the server has not yet picked up."""
 
 
 def episode_seed(run_seed: int, task_id: str, trial: int) -> int:
@@ -160,7 +164,8 @@ async def run_episode(
     """Run one episode. Raises `InfraError` when the harness failed (the caller retries)."""
     started = time.perf_counter()
     control = harness.controls[catalog.name]
-    opened = await open_episode(control, harness.simulator, task, seed, harness.user, harness.run_id)
+    async with harness.opening or contextlib.nullcontext():
+        opened = await open_episode(control, harness.simulator, task, seed, harness.user, harness.run_id)
     session_id: str | None = opened.session_id
     try:
         conversation = Conversation(harness, catalog, task, opened)

@@ -44,6 +44,8 @@ from taue.simulator.client import SimulatorCallError, SimulatorClient
 from taue.simulator.session import UserOptions
 
 RETRY_DELAYS = (0.2, 1.0, 3.0)
+OPENING_AT_ONCE = 32
+"""Episodes one process opens at the same time (`Harness.opening`); the others queue for it."""
 
 
 class RunConfig(BaseModel):
@@ -382,6 +384,7 @@ async def run_episodes(
                 limits=Limits(config.max_turns, config.max_tool_calls, config.turn_timeout),
                 transport=transport,
                 run_id=config.run_id,
+                opening=asyncio.Semaphore(OPENING_AT_ONCE),
             )
             semaphore = asyncio.Semaphore(concurrency)
 

@@ -26,6 +26,16 @@ WIND_DOWN_S = 20.0
 """How long a stopped worker may take to cancel its episodes and delete them before it is killed."""
 
 
+class WorkersGone(RuntimeError):
+    """Every worker process exited while episodes were still missing (one was killed, say)."""
+
+
+def _died(processes: list[Any]) -> str:
+    """The infrastructure error of an episode whose worker died before it ended."""
+    dead = [f"pid {p.pid} exit code {p.exitcode}" for p in processes if p.exitcode not in (0, None)]
+    return f"worker process died before the episode ended ({', '.join(dead) or 'no exit code'})"
+
+
 async def run_in_workers(
     config: RunConfig,
     todo: list[EpisodeKey],
@@ -49,9 +59,9 @@ async def run_in_workers(
         process.start()  # from this (the main) thread: the workers' parent-death signal follows it
     loop = asyncio.get_running_loop()
     stop = threading.Event()
-    received = 0
+    received: set[EpisodeKey] = set()
     try:
-        while received < len(todo):
+        while len(received) < len(todo):
             reading = loop.run_in_executor(None, _next_outcome, queue, processes, stop)
             try:
                 outcome = await asyncio.shield(reading)
@@ -59,8 +69,16 @@ async def run_in_workers(
                 stop.set()
                 await _wind_down(processes, queue, reading, sink)
                 raise
+            except WorkersGone:
+                for outcome in _drain(queue):
+                    received.add(outcome.key)
+                    sink(outcome)
+                for key in todo:
+                    if key not in received:
+                        sink(Outcome(key, errors=[_died(processes)]))
+                return
             if outcome is not None:
-                received += 1
+                received.add(outcome.key)
                 sink(outcome)
     finally:
         stop.set()
@@ -76,7 +94,7 @@ async def _wind_down(
             process.terminate()
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, _join, processes, WIND_DOWN_S)
-    with contextlib.suppress(RuntimeError):  # every worker gone: the rest is in the queue
+    with contextlib.suppress(WorkersGone):  # every worker gone: the rest is in the queue
         last = await reading
         if last is not None:
             sink(last)
@@ -108,7 +126,7 @@ def _next_outcome(queue: Any, processes: list[Any], stop: threading.Event) -> Ou
             return _outcome(queue.get(timeout=POLL_S))
         except Empty:
             if not any(process.is_alive() for process in processes):
-                raise RuntimeError("every worker process exited before the run finished") from None
+                raise WorkersGone from None
     return None
 
 

@@ -264,6 +264,8 @@ class Figures:
     peak_all: int
     processes: int
     wall_s: float
+    retries: int
+    """Episodes the runner reran after an infrastructure error (errors.jsonl's `retry` lines)."""
 
 
 def trials_for(episodes: int, tasks: int, preferred: int) -> int:
@@ -321,6 +323,8 @@ def run_once(
         raise SystemExit(f"taue run failed ({process.returncode}): {stderr.strip()[-2000:]}")
     stats = mock_call(base, "/stats")
     lines = (out / "run" / "results.jsonl").read_text().splitlines()
+    errors = out / "run" / "errors.jsonl"
+    retries = errors.read_text().count('"kind": "retry"') if errors.exists() else 0
     shutil.rmtree(out, ignore_errors=True)
     first, last = stats["first"] or started, stats["last"] or time.time()
     peak_process, peak_all, processes = sampler.peaks()
@@ -337,6 +341,7 @@ def run_once(
         peak_all=peak_all,
         processes=processes,
         wall_s=wall,
+        retries=retries,
     )
 
 
@@ -345,7 +350,7 @@ def run_once(
 HEADER = (
     "| C | workers | episodes | episodes/h | % of the latency limit | CPU-s per episode (incl. start-up) "
     "| peak RSS: largest process / all (episode processes) | RSS per in-flight episode "
-    "| model calls per episode |"
+    "| model calls per episode | retries |"
 )
 
 
@@ -364,7 +369,7 @@ def row(f: Figures, latency: float, baseline_rss: int | None) -> str:
         f"| {100 * rate / limit:.0f} % "
         f"| {f.cpu_window_s / max(f.completed, 1):.3f} ({f.cpu_total_s / max(f.completed, 1):.3f}) "
         f"| {f.peak_process / 2**20:.0f} / {f.peak_all / 2**20:.0f} MB ({f.processes}) | {inflight} "
-        f"| {calls:.1f} |"
+        f"| {calls:.1f} | {f.retries} |"
     )
 
 

@@ -18,13 +18,20 @@ CHANNEL_OPTIONS = [
 ]
 DEFAULT_DEADLINE = 60.0
 """Seconds every call may take before the client gives up (an LLM user can be slow)."""
+SERVER_OPTIONS = [
+    *CHANNEL_OPTIONS,
+    # A call the server has not picked up within 30 s (its default) is cancelled, and CANCELLED is not
+    # retried: on a busy event loop (the embedded services at high concurrency) let the client's
+    # deadline, whose expiry is retried, decide instead.
+    ("grpc.server_max_unrequested_time_in_server", int(DEFAULT_DEADLINE * 2)),
+]
 
 
 class GrpcServer:
     """A grpc.aio server with the standard health and reflection services, on one port."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.server = grpc.aio.server(options=CHANNEL_OPTIONS)
+        self.server = grpc.aio.server(options=SERVER_OPTIONS)
         self.health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         self.port = self.server.add_insecure_port(f"{host}:{port}")

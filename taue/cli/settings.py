@@ -119,6 +119,8 @@ def read_settings(path: Path, command: Any, ctx: Any) -> dict[str, Any]:
     defaults = {}
     for key, value in raw.items():
         option = known_option(path, key, value, options, ctx.command_path)
+        if option.name in NUMBER_OR_WORD and is_kind(value, int):
+            value = str(value)
         check_kind(path, key, value, hints[option.name])
         try:
             option.process_value(ctx, value)
@@ -155,6 +157,10 @@ def known_option(path: Path, key: str, value: Any, options: dict[str, Any], comm
         hint = f" (did you mean {close[0]!r}?)" if close else f"; known: {', '.join(sorted(options))}"
         raise SettingsError(f"{path}: unknown setting {key!r} for {command}{hint}")
     return options[key]
+
+
+NUMBER_OR_WORD = frozenset({"workers"})
+"""Options that take a number or a word (`--workers 2|auto`): a TOML integer is their number."""
 
 
 def check_kind(path: Path, key: str, value: Any, annotation: Any) -> None:
