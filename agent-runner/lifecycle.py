@@ -61,7 +61,10 @@ async def until_signalled(
         received.append(signum)
         task.cancel()
 
-    for signum in signals:
+    # Signal handlers belong to the main thread: run from another (a library caller's worker thread),
+    # the work runs without them and the caller keeps its own signal handling.
+    handled = signals if threading.current_thread() is threading.main_thread() else ()
+    for signum in handled:
         loop.add_signal_handler(signum, on_signal, signum)
     try:
         return await task
@@ -70,7 +73,7 @@ async def until_signalled(
             raise Interrupted(received[0]) from None
         raise
     finally:
-        for signum in signals:
+        for signum in handled:
             loop.remove_signal_handler(signum)
 
 

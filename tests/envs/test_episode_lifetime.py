@@ -94,10 +94,11 @@ async def test_the_cap_answers_429_until_an_episode_goes(short_lived: DomainServ
 
 def test_the_cap_follows_the_memory_limit() -> None:
     image = len(get_domain("airline").seed_image.image_bytes)
-    small, large = limits.derived_max_episodes(image, 512), limits.derived_max_episodes(image, 4096)
+    # limits far above what this (test) process holds, so that both are above the budget's floor
+    small, large = limits.derived_max_episodes(image, 8192), limits.derived_max_episodes(image, 16384)
     assert limits.MIN_EPISODES <= small < large
     # above what the process already holds, each episode is budgeted its measured footprint
-    assert large - small == pytest.approx((4096 - 512) * MB * 0.9 / limits.episode_footprint(image), abs=2)
+    assert large - small == pytest.approx((16384 - 8192) * MB * 0.9 / limits.episode_footprint(image), abs=2)
     assert limits.derived_max_episodes(image, 1) == limits.MIN_EPISODES
 
 

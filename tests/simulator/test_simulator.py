@@ -643,7 +643,7 @@ def test_audit_rejects_a_folder_without_results(tmp_path: Path) -> None:
         )
     (tmp_path / "results.jsonl").write_text('{"not": "a record"}\n')
     result = taue_audit(str(tmp_path))
-    assert result.returncode == 2 and "not a results file" in result.stderr
+    assert result.returncode == 2 and "results.jsonl, line 1: not an episode record" in result.stderr
 
 
 CONVERSE = """
