@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from taue.contracts.episode import AgentTurn, UserTurn
 from taue.contracts.tasks import Task
+from taue.contracts.text import shown
 
 
 class UserOptions(BaseModel):
@@ -69,11 +70,6 @@ class SimulatorFull(SimulatorError):
 class SimulatorUnavailable(RuntimeError):
     """The user backend failed for reasons outside the agent's control (an LLM endpoint down, empty
     completions after retries): an infrastructure error, retried, never the agent's failure."""
-
-
-def shown(value: str, limit: int = 64) -> str:
-    """`repr` of a client-supplied id, cut to `limit` characters."""
-    return repr(value) if len(value) <= limit else f"{value[:limit]!r}… ({len(value)} characters)"
 
 
 @dataclass

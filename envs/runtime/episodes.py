@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from taue.contracts.tasks import Action, Task
+from taue.contracts.text import shown
 from taue.envs.runtime.catalog import ExpectedOutcomes
 from taue.envs.runtime.database import EpisodeDatabase
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.execution import ToolCall
-from taue.envs.runtime.limits import DEFAULT_EPISODE_TTL_S, MAX_LOGGED_CALLS, shown
+from taue.envs.runtime.limits import DEFAULT_EPISODE_TTL_S, MAX_LOGGED_CALLS
 from taue.envs.runtime.task_checks import replay
 
 

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from taue.contracts.text import ECHO_LIMIT
+
 DEFAULT_EPISODE_TTL_S = 900.0
 """Idle seconds (no MCP or control request for the episode) after which an episode expires."""
 MAX_SWEEP_INTERVAL_S = 30.0
@@ -28,8 +30,6 @@ USABLE_FRACTION = 0.9
 MIN_EPISODES = 8
 MAX_LOGGED_CALLS = 1000
 """Tool calls logged per episode; calls beyond it are refused and counted as dropped."""
-ECHO_LIMIT = 64
-"""Characters of any client input an error message may repeat."""
 ERROR_TEXT_LIMIT = 2000
 
 CGROUP_V2_LIMIT = Path("/sys/fs/cgroup/memory.max")
@@ -102,14 +102,6 @@ def release_freed_memory() -> None:
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
-
-
-def shown(value: object, limit: int = ECHO_LIMIT) -> str:
-    """`repr` of a client-supplied value, cut to `limit` characters (with the full length said)."""
-    text = str(value)
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}… ({len(text)} characters)"
 
 
 LONG_WORD = re.compile(rf"\S{{{ECHO_LIMIT + 1},}}")

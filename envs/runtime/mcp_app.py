@@ -24,10 +24,10 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from taue.contracts.text import shown
 from taue.envs.runtime.episodes import Episode, EpisodeError, EpisodeRegistry
 from taue.envs.runtime.execution import execute_logged, log_refused
 from taue.envs.runtime.http_guard import RequestGuard, json_error
-from taue.envs.runtime.limits import shown
 from taue.envs.runtime.rpc_errors import BoundedErrors
 from taue.envs.runtime.sse_streams import STREAM_IDLE_S, StreamWatch
 

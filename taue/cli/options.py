@@ -79,11 +79,16 @@ def _ours(path: Path) -> bool:
     return any(resolved.is_relative_to(home.resolve()) for home in homes)
 
 
-def fail(message: str) -> typer.Exit:
-    """Print `error: message` and return the exit (status 2) for the caller to raise. The message is
-    printed as it is: brackets in it (a path, `.[inspect]`) are never read as markup."""
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print `error: message` and return the exit (status 2: bad input) for the caller to raise."""
+    print_error(message)
+    return typer.Exit(code)
+
+
+def print_error(message: str) -> None:
+    """`error: message` on stderr, the message printed as it is: brackets in it (a path, `.[inspect]`)
+    are never read as markup."""
     console.print(Text.assemble(("error:", "red"), " ", message))
-    return typer.Exit(2)
 
 
 def parse_domains(value: str, remote: frozenset[str] = frozenset()) -> list[str]:

@@ -43,3 +43,16 @@ def _plain(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+ECHO_LIMIT = 64
+"""Characters of any client input an error message may repeat (domain servers, simulator)."""
+
+
+def shown(value: object, limit: int = ECHO_LIMIT) -> str:
+    """`repr` of a client-supplied value for an error message, cut to `limit` characters (with the full
+    length said): an id pasted 50 MB long is never echoed back whole."""
+    text = str(value)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text)} characters)"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from taue.cli.options import parse_price_table
+from taue.cli.options import fail, parse_price_table
 
 if TYPE_CHECKING:
     from taue.runner.conformance import CheckReport
@@ -25,9 +25,7 @@ def register(app: typer.Typer) -> None:
     app.add_typer(agent_app, name="agent")
 
 
-def _fail(message: str) -> typer.Exit:
-    console.print(f"[red]error:[/red] {message}")
-    return typer.Exit(2)
+_fail = fail
 
 
 @agent_app.command("check")

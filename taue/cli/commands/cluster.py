@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 import typer
 
-from taue.cli.options import console, fail, parse_domains
+from taue.cli.options import fail, parse_domains
 
 cluster_app = typer.Typer(
     help="Leaderboard runs on a Kubernetes cluster (docs/deployment.md).", no_args_is_help=True
@@ -118,5 +118,4 @@ def kubectl_apply(manifests: str) -> None:
         raise fail("kubectl is not installed: install it, or run without --apply and apply the printed YAML")
     done = subprocess.run([kubectl, "apply", "-f", "-"], input=manifests, text=True, check=False)
     if done.returncode != 0:
-        console.print(f"[red]error:[/red] kubectl apply failed (exit {done.returncode})")
-        raise typer.Exit(1)
+        raise fail(f"kubectl apply failed (exit {done.returncode})", 1)

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
+
+from taue.cli.options import fail
 
 console = Console(stderr=True, soft_wrap=True)
 deploy_app = typer.Typer(help="Deployment files (docker compose, Kubernetes) for the registered domains.")
@@ -33,13 +34,11 @@ def render_command(
     from taue.envs.runtime.discovery import domain_names
 
     if not (root / "docker-compose.yml").is_file() or not (root / "k8s").is_dir():
-        console.print(f"[red]error:[/red] {root} holds no docker-compose.yml and k8s/ (use --root)")
-        raise typer.Exit(2)
+        raise fail(f"{root} holds no docker-compose.yml and k8s/ (use --root)")
     try:
         changed = differences(root, domain_names()) if check else render(root, domain_names())
     except RenderError as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     for relative in changed:
         typer.echo(f"{'differs' if check else 'rendered'}: {relative}")
     if check and changed:
@@ -73,8 +72,7 @@ def lock_command(
     from taue.deploy.lock import DEFAULT_EXTRAS, LOCK_FILE, LockError, lock_problems, make_lock
 
     if not (root / "pyproject.toml").is_file():
-        console.print(f"[red]error:[/red] {root} holds no pyproject.toml (use --root)")
-        raise typer.Exit(2)
+        raise fail(f"{root} holds no pyproject.toml (use --root)")
     path = out or root / LOCK_FILE
     if check:
         problems = lock_problems(root, path)
@@ -87,8 +85,7 @@ def lock_command(
     try:
         uv_version = make_lock(root, path, tuple(extra or DEFAULT_EXTRAS), upgrade)
     except LockError as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     typer.echo(f"locked ({uv_version}): {path}")
 
 
@@ -108,7 +105,6 @@ def pin_command(
     try:
         path, entry = pin_overlay(root, image)
     except ImageError as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     reference = pinned_reference(image)
     typer.echo(f"pinned {entry} to {reference.name}@{reference.digest} in {path}")

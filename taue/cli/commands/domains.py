@@ -6,10 +6,9 @@ import json
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from taue.cli.options import stdout_console
+from taue.cli.options import print_error, stdout_console
 
 COLUMNS = {
     "name": "domain",
@@ -47,7 +46,7 @@ def domains_command(
     else:
         _print_table(rows)
     for problem in broken:
-        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {problem}")
+        print_error(problem)
     if broken:
         raise typer.Exit(1)
 

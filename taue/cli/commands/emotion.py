@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
-from taue.cli.options import stdout_console
+from taue.cli.options import fail, stdout_console
 
 if TYPE_CHECKING:
     from taue.simulator.anchors import Anchor
@@ -37,9 +36,7 @@ def register(app: typer.Typer) -> None:
     app.add_typer(emotion_app, name="emotion")
 
 
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    console.print(f"[red]error:[/red] {escape(message)}")
-    return typer.Exit(code)
+_fail = fail
 
 
 def _check_condition(condition_id: str) -> None:

@@ -7,6 +7,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from taue.cli.options import fail
+
 METRICS = ("avg_at_k", "pass_hat_k", "avg_reward")
 """The values of `taue.runner.gate.Metric`, written out so that `taue --help` need not import the gate
 (a test compares them)."""
@@ -51,15 +53,13 @@ def gate_command(
     from taue.runner.gate import GateError, Metric, gate, render
 
     if metric not in METRICS:
-        console.print(f"[red]error:[/red] --metric must be one of {', '.join(METRICS)}, not {metric!r}")
-        raise typer.Exit(2)
+        raise fail(f"--metric must be one of {', '.join(METRICS)}, not {metric!r}")
     try:
         result = gate(
             run_dir, baseline, Metric(metric), max_drop, k, seed, resamples, confidence, allow_mismatch
         )
     except GateError as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
     else:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 
 from taue.cli.options import (
     console,
@@ -215,8 +214,7 @@ def make_run_command(
         except ValueError as exc:
             raise fail(str(exc)) from None
         except StorageLost as exc:
-            console.print(f"[red]error:[/red] {escape(str(exc))}")
-            raise typer.Exit(1) from None
+            raise fail(str(exc), 1) from None
         except Interrupted as exc:
             console.print(
                 f"{exc}: episodes in flight cancelled and deleted, finished ones kept in "
@@ -398,8 +396,7 @@ def run_failure_categories(
     try:
         result = judge_failures(folder, records, failures, settings, config.get("split", "eval"))
     except JudgeUnavailable as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(1) from None
+        raise fail(str(exc), 1) from None
     reused = len(result.failures) - result.asked
     console.print(f"llm judge {settings.model}: {result.asked} asked, {reused} from {folder / JUDGE_FILE}")
     stats = failure_categories(result.failures, infra_errors=len(open_errors))
