@@ -63,9 +63,10 @@ class Harness:
     run_id: str | None = None
     """Sent with every episode it creates, so that the run's leftovers can be deleted by run id."""
     opening: asyncio.Semaphore | None = None
-    """Episodes being opened at once, at most. Opening is the CPU-heavy step (a database copy, the
-    user's first line): a burst of a thousand would queue the simulator's StartSession calls on a
-    shared event loop past gRPC's 30 s limit for a call the server has not yet picked up."""
+    """Episodes being opened at once, at most (`open_episode`). Opening is the CPU-heavy step (a
+    database copy, a scripted user's first line): a burst of a thousand would queue the simulator's
+    StartSession calls on a shared event loop past gRPC's 30 s limit for a call the server has not
+    yet picked up."""
 
 
 def episode_seed(run_seed: int, task_id: str, trial: int) -> int:
@@ -81,6 +82,10 @@ class OpenedEpisode:
     first_message: str
 
 
+MODEL_USERS = frozenset({"llm"})
+"""User backends whose first line is a model call: a wait, not work for the opening gate."""
+
+
 async def open_episode(
     control: ControlClient,
     simulator: SimulatorClient,
@@ -88,9 +93,29 @@ async def open_episode(
     seed: int,
     user: UserOptions,
     run_id: str | None = None,
+    gate: asyncio.Semaphore | None = None,
 ) -> OpenedEpisode:
-    """A fresh episode on the domain server and a user session on the simulator."""
-    created = await _create_episode(control, task.id, seed, run_id)
+    """A fresh episode on the domain server and a user session on the simulator.
+
+    `gate` bounds the episodes opening at once: it covers the database copy and a scripted user's
+    first line (CPU), not a model user's first line, which waits on a model as an agent turn does
+    (gating that wait would start a model run in batches of the gate's size)."""
+    async with gate or contextlib.nullcontext():
+        created = await _create_episode(control, task.id, seed, run_id)
+        if user.backend not in MODEL_USERS:
+            return await _start_user(control, simulator, created, task, seed, user)
+    return await _start_user(control, simulator, created, task, seed, user)
+
+
+async def _start_user(
+    control: ControlClient,
+    simulator: SimulatorClient,
+    created: EpisodeCreated,
+    task: Task,
+    seed: int,
+    user: UserOptions,
+) -> OpenedEpisode:
+    """The user's session for the created episode; the episode is deleted when that fails."""
     try:
         session_id, first_message = await simulator.start(task, seed, user)
     except BaseException:
@@ -164,8 +189,9 @@ async def run_episode(
     """Run one episode. Raises `InfraError` when the harness failed (the caller retries)."""
     started = time.perf_counter()
     control = harness.controls[catalog.name]
-    async with harness.opening or contextlib.nullcontext():
-        opened = await open_episode(control, harness.simulator, task, seed, harness.user, harness.run_id)
+    opened = await open_episode(
+        control, harness.simulator, task, seed, harness.user, harness.run_id, harness.opening
+    )
     session_id: str | None = opened.session_id
     try:
         conversation = Conversation(harness, catalog, task, opened)
