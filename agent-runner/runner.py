@@ -22,12 +22,8 @@ import httpx2
 from pydantic import BaseModel, ValidationError
 
 from taue.contracts.emotions import condition
-from taue.contracts.model_clients import (
-    KEEPALIVE_EXPIRY,
-    close_model_clients,
-    default_ssl_context,
-    http_transport,
-)
+from taue.contracts.http_transport import default_ssl_context, http_transport
+from taue.contracts.model_clients import KEEPALIVE_EXPIRY, close_model_clients
 from taue.contracts.tasks import Task
 from taue.runner.agents import AgentOptions
 from taue.runner.catalog import DomainCatalog, fetch_catalog, local_catalog
@@ -36,6 +32,7 @@ from taue.runner.embedded import Services, embedded_services
 from taue.runner.episode import Harness, Limits, episode_seed, run_episode
 from taue.runner.lifecycle import delete_run_episodes
 from taue.runner.manifest import RunManifest, run_manifest
+from taue.runner.pricing import warm_catalogue
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.run_lock import holding_run_lock
 from taue.runner.storage import RunLocation, StorageError
@@ -386,6 +383,7 @@ async def run_episodes(
                 run_id=config.run_id,
                 opening=asyncio.Semaphore(OPENING_AT_ONCE),
             )
+            warm_catalogue([(config.model, config.base_url), (config.user_model, config.user_base_url)])
             semaphore = asyncio.Semaphore(concurrency)
 
             async def one(key: EpisodeKey) -> None:

@@ -28,7 +28,7 @@ import openai
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from taue.contracts.episode import Event
-from taue.contracts.model_clients import new_model_client
+from taue.contracts.model_clients import ModelClient
 from taue.contracts.tasks import Task
 from taue.report.failures import CATEGORIES, SECONDARY, Failure, find_task
 from taue.runner.results import EpisodeRecord, append_line, drop_torn_line
@@ -188,7 +188,7 @@ async def _ask_all(
 ) -> dict[tuple[str, int], JudgeEntry]:
     gate = asyncio.Semaphore(concurrency)
     cache.repair()
-    async with new_model_client(
+    async with ModelClient(
         settings.base_url, settings.api_key, max_retries=RETRIES, timeout=REQUEST_TIMEOUT
     ) as client:
         tasks = {
@@ -207,7 +207,7 @@ async def _ask_all(
 
 
 async def _ask_one(
-    client: openai.AsyncOpenAI,
+    client: ModelClient,
     model: str,
     key: tuple[str, int],
     prompt: str,
@@ -215,13 +215,18 @@ async def _ask_one(
     cache: JudgeCache,
 ) -> JudgeEntry:
     async with gate:
-        completion = await client.chat.completions.create(
-            model=model,
-            messages=[{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}],
-            temperature=0,
-            seed=SEED,
-            max_tokens=MAX_TOKENS,
-            response_format={"type": "json_object"},
+        completion = await client.chat_completion(
+            {
+                "model": model,
+                "messages": [
+                    {"role": "system", "content": SYSTEM_PROMPT},
+                    {"role": "user", "content": prompt},
+                ],
+                "temperature": 0,
+                "seed": SEED,
+                "max_tokens": MAX_TOKENS,
+                "response_format": {"type": "json_object"},
+            }
         )
     content = completion.choices[0].message.content if completion.choices else None
     entry = read_answer(content, key, model, prompt_digest(prompt))

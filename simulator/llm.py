@@ -25,7 +25,7 @@ from typing import Any, Literal, cast
 import openai
 
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, UserTurn
-from taue.contracts.model_clients import chat_completion, shared_model_client
+from taue.contracts.model_clients import shared_model_client
 from taue.contracts.tasks import Task
 from taue.simulator.session import SimulatorError, SimulatorUnavailable, UserOptions
 
@@ -233,7 +233,7 @@ class LLMUser:
                 client = shared_model_client(
                     self.options.base_url or "", _api_key(), max_retries=0, timeout=REQUEST_TIMEOUT
                 )
-                return await chat_completion(client, self.request())
+                return await client.chat_completion(self.request())
             except openai.APIError as exc:
                 if _retryable(exc) and delays:
                     await asyncio.sleep(delays.pop(0))

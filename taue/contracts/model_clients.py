@@ -1,34 +1,41 @@
 """How every part reaches an OpenAI-compatible model endpoint: the model agent, the LLM user, the judge.
 
-`shared_model_client` hands out one `openai.AsyncOpenAI` per endpoint and settings per event loop,
-all clients of an endpoint over one connection pool, so a run pays the client's set-up once
-instead of once per episode (about 20 ms of CPU each: a connection pool and, by default, a freshly
-loaded TLS context even for http://). Every pool uses the one TLS context of the process
-(`default_ssl_context`). The run closes them at its end with `close_model_clients`.
+A `ModelClient` posts chat-completions bodies to one endpoint. `shared_model_client` hands out one
+per endpoint and settings per event loop, all over the loop's one aiohttp session (connection
+pool), so a run pays the set-up once instead of once per episode; the run closes them at its end
+with `close_model_clients`. Every pool uses the one TLS context of the process
+(`default_ssl_context`).
 
-The pools speak HTTP through aiohttp when it is installed (the aiohttp transport the SDK ships for
-`openai.DefaultAioHttpClient`): a model call then costs about half the CPU it costs through
-httpx2's own pool, which also probes every idle pooled connection on every request.
-
-`chat_completion` posts a request body as it is: the SDK's `chat.completions.create` first walks
-the whole body (every message and tool schema) through its parameter transformation, which costs
-more CPU than the rest of a model call.
+Why not the OpenAI SDK's client: a model call is the run's most frequent request, and the SDK's
+request path (option merging, header building, an httpx request wrapped onto aiohttp, a recursive
+response model construction) cost 0.69 ms of CPU per call against 0.16 ms for the same POST made
+here (bench/llm_throughput.py's mock, 64 calls in flight). What the SDK gives callers is kept: the
+body is posted as it is; answers are `openai.types.chat.ChatCompletion`s; failures raise the SDK's
+own `openai.APIError` subclasses (`APIConnectionError`, `APITimeoutError`, `RateLimitError`, ...)
+with its messages; retries follow its policy (408, 409, 429 and 5xx answers, connection errors and
+timeouts; `Retry-After` up to 60 s, else 0.5 s doubling to 8 s less up to a quarter of jitter).
 """
 
 from __future__ import annotations
 
 import asyncio
-import ssl
+import contextlib
+import json
+import math
+import random
 import weakref
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from types import TracebackType
 from typing import Any
 
+import aiohttp
 import httpx2
 import openai
+import pydantic
 from openai.types.chat import ChatCompletion
+
+from taue.contracts.http_transport import default_ssl_context
 
 KEEPALIVE_EXPIRY = 4.0
 """Seconds an idle pooled connection is kept. Model servers close idle keep-alive connections
@@ -36,120 +43,195 @@ themselves (uvicorn, and so vLLM, after 5 s by default): a client that keeps one
 request on it just as the server closes it, and the request fails with a read error. Under load a
 connection is never idle this long, so the short expiry costs nothing."""
 MAX_CONNECTIONS = 1000
-"""As the SDK's default: every request in flight has its own connection (a model call waits long)."""
+"""Every request in flight has its own connection (a model call waits long), as with the SDK."""
+INITIAL_RETRY_DELAY, MAX_RETRY_DELAY, MAX_RETRY_AFTER = 0.5, 8.0, 60.0
+RETRIED_STATUSES = frozenset({408, 409, 429})
+STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
+    400: openai.BadRequestError,
+    401: openai.AuthenticationError,
+    403: openai.PermissionDeniedError,
+    404: openai.NotFoundError,
+    409: openai.ConflictError,
+    422: openai.UnprocessableEntityError,
+    429: openai.RateLimitError,
+}
 
 
-@cache
-def default_ssl_context() -> ssl.SSLContext:
-    """The default TLS settings, loaded once per process (loading the CA store takes ~30 ms)."""
-    return httpx2.create_ssl_context()
-
-
-def connection_pool() -> httpx2.AsyncClient:
-    """A fresh HTTP client for one model endpoint, with the process's TLS context."""
-    limits = httpx2.Limits(
-        max_connections=MAX_CONNECTIONS,
-        max_keepalive_connections=MAX_CONNECTIONS,
-        keepalive_expiry=KEEPALIVE_EXPIRY,
+def new_session() -> aiohttp.ClientSession:
+    """A connection pool for model endpoints (call from a running event loop)."""
+    connector = aiohttp.TCPConnector(
+        limit=MAX_CONNECTIONS, keepalive_timeout=KEEPALIVE_EXPIRY, ssl=default_ssl_context()
     )
-    return httpx2.AsyncClient(transport=http_transport(limits), follow_redirects=True)
+    return aiohttp.ClientSession(connector=connector)
 
 
-def http_transport(limits: httpx2.Limits) -> httpx2.AsyncBaseTransport:
-    """An HTTP/1.1 transport with the process's TLS context: aiohttp's when it is installed (half the
-    CPU per request, and no probe of every idle pooled connection per request), else httpx2's."""
-    return (aiohttp_transport() or httpx2.AsyncHTTPTransport)(verify=default_ssl_context(), limits=limits)
+class ModelClient:
+    """Chat completions of one OpenAI-compatible endpoint (`base_url` ends before `/chat/completions`).
 
+    `timeout` bounds connecting (a pool slot included) and each wait for the answer's next bytes, as
+    the SDK's timeout does; `max_retries` is the retries after a first failure.
+    """
 
-@cache
-def aiohttp_transport() -> type[httpx2.AsyncBaseTransport] | None:
-    """The SDK's aiohttp transport, its connection errors told apart from timeouts; None without aiohttp."""
-    try:
-        import aiohttp
-        from openai._vendor.httpx_aiohttp import AiohttpTransport
-    except ImportError:
-        return None
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        max_retries: int,
+        timeout: float,
+        session: aiohttp.ClientSession | None = None,
+    ) -> None:
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.max_retries = max_retries
+        self.headers = {
+            "Authorization": f"Bearer {api_key}",
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+        }
+        self.timeout = aiohttp.ClientTimeout(total=None, connect=timeout, sock_read=timeout)
+        self._session = session
+        self._owns_session = session is None
 
-    @contextmanager
-    def connection_errors_as_such() -> Iterator[None]:
-        # The vendored transport reports every aiohttp connection error as a connect timeout: a refused
-        # connection would read "timed out", and a dropped one too.
+    async def chat_completion(self, body: Mapping[str, Any]) -> ChatCompletion:
+        """POST `body` as it is (JSON-encoded once) and read the answer, retrying as the SDK would."""
+        payload = json.dumps(body).encode()
+        for attempt in range(self.max_retries + 1):
+            try:
+                return await self._post(payload)
+            except (openai.APIConnectionError, openai.APIStatusError) as exc:
+                if attempt == self.max_retries or not should_retry(exc):
+                    raise
+                await asyncio.sleep(retry_delay(exc, attempt))
+        raise AssertionError("unreachable")
+
+    async def _post(self, payload: bytes) -> ChatCompletion:
+        session = self._session = self._session or new_session()
+        posting = session.post(self.url, data=payload, headers=self.headers, timeout=self.timeout)
         try:
-            yield
-        except httpx2.ConnectTimeout as exc:
-            cause = exc.__cause__
-            if isinstance(cause, TimeoutError) or not isinstance(cause, aiohttp.ClientConnectionError):
-                raise
-            error = (
-                httpx2.ConnectError if isinstance(cause, aiohttp.ClientConnectorError) else httpx2.ReadError
-            )
-            raise error(str(cause)) from cause
+            async with posting as answer:
+                status, headers, raw = answer.status, answer.headers, await answer.read()
+        except TimeoutError:
+            raise openai.APITimeoutError(request=self._request()) from None
+        except aiohttp.ClientError as exc:
+            message = f"Connection error: {exc}"
+            raise openai.APIConnectionError(message=message, request=self._request()) from exc
+        if status >= 400:
+            raise status_error(self._response(status, headers, raw))
+        return self._completion(status, headers, raw)
 
-    class ErrorsKept(httpx2.AsyncByteStream):
-        def __init__(self, stream: httpx2.AsyncByteStream) -> None:
-            self.stream = stream
+    def _completion(self, status: int, headers: Mapping[str, str], raw: bytes) -> ChatCompletion:
+        """The answer as the SDK's model: validated when it conforms (fast), else built leniently
+        from whatever fields it has, as the SDK does."""
+        try:
+            return ChatCompletion.model_validate_json(raw)
+        except pydantic.ValidationError:
+            pass
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            response = self._response(status, headers, raw)
+            raise openai.APIResponseValidationError(response, raw.decode("utf-8", "replace"))
+        return ChatCompletion.construct(**data)
 
-        async def __aiter__(self) -> AsyncIterator[bytes]:
-            with connection_errors_as_such():
-                async for chunk in self.stream:
-                    yield chunk
+    def _request(self) -> httpx2.Request:
+        return httpx2.Request("POST", self.url)
 
-        async def aclose(self) -> None:
-            with connection_errors_as_such():
-                await self.stream.aclose()
+    def _response(self, status: int, headers: Mapping[str, str], raw: bytes) -> httpx2.Response:
+        return httpx2.Response(status, headers=dict(headers), content=raw, request=self._request())
 
-    class Transport(AiohttpTransport):
-        async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-            with connection_errors_as_such():
-                response = await super().handle_async_request(request)
-            response.stream = ErrorsKept(response.stream)  # type: ignore[arg-type]
-            return response
+    async def close(self) -> None:
+        """Close the connections of a client made without a session; a shared session stays open."""
+        if self._owns_session and self._session is not None:
+            await self._session.close()
+            self._session = None
 
-    return Transport
+    async def __aenter__(self) -> ModelClient:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
 
 
-def new_model_client(
-    base_url: str, api_key: str, *, max_retries: int, timeout: float, pool: httpx2.AsyncClient | None = None
-) -> openai.AsyncOpenAI:
-    """A client of its own (its caller closes it), over `pool` or a new connection pool."""
-    return openai.AsyncOpenAI(
-        base_url=base_url,
-        api_key=api_key,
-        max_retries=max_retries,
-        timeout=timeout,
-        http_client=pool or connection_pool(),
-    )
+def status_error(response: httpx2.Response) -> openai.APIStatusError:
+    """The SDK's error for an HTTP error answer: its class by status, its message and body."""
+    message, text = f"Error code: {response.status_code}", response.text.strip()
+    body: object = text
+    with contextlib.suppress(ValueError):
+        body = json.loads(text)
+    data = body.get("error", body) if isinstance(body, dict) else body
+    if isinstance(data, dict) and isinstance(data.get("message"), str) and data["message"]:
+        message += f" - {data['message']}"
+    kind = STATUS_ERRORS.get(response.status_code)
+    if kind is None:
+        kind = openai.InternalServerError if response.status_code >= 500 else openai.APIStatusError
+    return kind(message, response=response, body=data)
+
+
+def should_retry(exc: openai.APIConnectionError | openai.APIStatusError) -> bool:
+    """The SDK's rule: connection errors and timeouts, and 408, 409, 429 and 5xx answers (a server's
+    `x-should-retry` header decides when present; a `Retry-After` beyond 60 s is not waited for)."""
+    if isinstance(exc, openai.APIConnectionError):
+        return True
+    retry_after = _retry_after(exc.response.headers)
+    if retry_after is not None and retry_after > MAX_RETRY_AFTER:
+        return False
+    said = exc.response.headers.get("x-should-retry")
+    if said in ("true", "false"):
+        return said == "true"
+    return exc.status_code in RETRIED_STATUSES or exc.status_code >= 500
+
+
+def retry_delay(exc: openai.APIError, attempt: int) -> float:
+    """The server's `Retry-After` (up to 60 s), else 0.5 s doubling per attempt up to 8 s, less up to
+    a quarter of jitter."""
+    if isinstance(exc, openai.APIStatusError):
+        retry_after = _retry_after(exc.response.headers)
+        if retry_after is not None and 0 < retry_after <= MAX_RETRY_AFTER:
+            return retry_after
+    return min(INITIAL_RETRY_DELAY * 2.0**attempt, MAX_RETRY_DELAY) * (1 - 0.25 * random.random())
+
+
+def _retry_after(headers: httpx2.Headers) -> float | None:
+    """Seconds from `retry-after-ms` or a numeric `retry-after` (an HTTP date counts as absent)."""
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        try:
+            value = float(headers.get(name, "")) / scale
+        except ValueError:
+            continue
+        if math.isfinite(value):
+            return value
+    return None
 
 
 @dataclass
 class _LoopClients:
-    pools: dict[str, httpx2.AsyncClient] = field(default_factory=dict)
-    clients: dict[tuple[str, str, int, float], openai.AsyncOpenAI] = field(default_factory=dict)
+    session: aiohttp.ClientSession | None = None
+    clients: dict[tuple[str, str, int, float], ModelClient] = field(default_factory=dict)
     closer: AsyncGenerator[None, None] | None = None
     closer_started: asyncio.Future[None] | None = None
 
     async def close(self) -> None:
-        pools, self.pools, self.clients = list(self.pools.values()), {}, {}
-        for pool in pools:
-            await pool.aclose()
+        session, self.session, self.clients = self.session, None, {}
+        if session is not None:
+            await session.close()
 
 
 _BY_LOOP: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopClients] = weakref.WeakKeyDictionary()
 
 
-def shared_model_client(
-    base_url: str, api_key: str, *, max_retries: int, timeout: float
-) -> openai.AsyncOpenAI:
+def shared_model_client(base_url: str, api_key: str, *, max_retries: int, timeout: float) -> ModelClient:
     """The running loop's client for these settings, made on first use; the caller must not close it."""
     loop_clients = _BY_LOOP.get(asyncio.get_running_loop()) or _new_loop_clients()
     key = (base_url, api_key, max_retries, timeout)
     client = loop_clients.clients.get(key)
     if client is None:
-        pool = loop_clients.pools.get(base_url)
-        if pool is None:
-            pool = loop_clients.pools[base_url] = connection_pool()
-        client = loop_clients.clients[key] = new_model_client(
-            base_url, api_key, max_retries=max_retries, timeout=timeout, pool=pool
+        loop_clients.session = loop_clients.session or new_session()
+        client = loop_clients.clients[key] = ModelClient(
+            base_url, api_key, max_retries=max_retries, timeout=timeout, session=loop_clients.session
         )
     return client
 
@@ -186,9 +268,3 @@ async def close_model_clients() -> None:
     loop_clients = _BY_LOOP.pop(asyncio.get_running_loop(), None)
     if loop_clients is not None:
         await loop_clients.close()
-
-
-async def chat_completion(client: openai.AsyncOpenAI, body: dict[str, Any]) -> ChatCompletion:
-    """POST `body` to the endpoint's /chat/completions as it is (JSON-encoded once), with the client's
-    retries and timeout; raises the SDK's `openai.APIError`s like `chat.completions.create`."""
-    return await client.post("/chat/completions", body=body, cast_to=ChatCompletion)

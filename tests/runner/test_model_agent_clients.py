@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import httpx2
 import openai
 import pytest
 from fastapi import FastAPI, Request
 
-from taue.contracts import model_clients
-from taue.contracts.model_clients import open_model_clients
+from taue.contracts.http_transport import http_transport
+from taue.contracts.model_clients import ModelClient, open_model_clients
 from taue.envs.runtime.server import bind_socket
 from taue.runner.runner import RunConfig, execute_run
 from tests.openai_double import OpenAIDouble
@@ -61,27 +65,89 @@ async def test_episodes_of_a_run_share_one_client_and_connection_closed_at_the_e
     assert len(set(double.ports)) == 1, double.ports
 
 
-@pytest.fixture(params=["aiohttp", "httpx2"])
-def transport_kind(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Model pools over aiohttp (when installed, the default) and over httpx2 (the fallback)."""
-    if request.param == "httpx2":
-        monkeypatch.setattr(model_clients, "aiohttp_transport", lambda: None)
-    elif model_clients.aiohttp_transport() is None:
-        pytest.skip("aiohttp is not installed (an optional engine of the model clients)")
-    return request.param
-
-
-async def test_either_transport_answers_and_reports_a_refused_connection_as_such(transport_kind: str) -> None:
-    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
-    async with OpenAIDouble([{"content": "hello"}]) as double:
-        client = model_clients.new_model_client(double.base_url, "k", max_retries=0, timeout=10)
-        async with client:
-            completion = await model_clients.chat_completion(client, body)
-    assert completion.choices[0].message.content == "hello" and double.requests == [body]
-    sock = bind_socket()  # a port with no listener
-    nobody = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+def refused_url() -> str:
+    sock = bind_socket()  # a port with no listener once closed
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
     sock.close()
-    async with model_clients.new_model_client(nobody, "k", max_retries=0, timeout=10) as client:
+    return url
+
+
+@asynccontextmanager
+async def raw_server(answer: bytes | None) -> AsyncIterator[str]:
+    """An endpoint that answers every request with these bytes, or never answers (None)."""
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        if answer is None:
+            await asyncio.sleep(30)
+        writer.write(answer or b"")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    async with server:
+        yield f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
+
+
+BODY = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+
+
+async def test_a_client_posts_the_body_as_it_is_and_reports_a_refused_connection_as_such() -> None:
+    async with (
+        OpenAIDouble([{"content": "hello"}]) as double,
+        ModelClient(double.base_url, "k", max_retries=0, timeout=10) as client,
+    ):
+        completion = await client.chat_completion(BODY)
+    assert completion.choices[0].message.content == "hello" and double.requests == [BODY]
+    assert double.headers[0]["authorization"] == "Bearer k"
+    async with ModelClient(refused_url(), "k", max_retries=0, timeout=10) as client:
         with pytest.raises(openai.APIConnectionError) as raised:
-            await model_clients.chat_completion(client, body)
+            await client.chat_completion(BODY)
     assert not isinstance(raised.value, openai.APITimeoutError)  # refused, not timed out
+
+
+async def test_server_errors_are_retried_and_client_errors_are_not() -> None:
+    async with (
+        OpenAIDouble([{"status": 503}, {"content": "after a retry"}]) as double,
+        ModelClient(double.base_url, "k", max_retries=2, timeout=10) as client,
+    ):
+        completion = await client.chat_completion(BODY)
+    assert completion.choices[0].message.content == "after a retry" and len(double.requests) == 2
+    async with (
+        OpenAIDouble([{"status": 400}]) as double,
+        ModelClient(double.base_url, "k", max_retries=2, timeout=10) as client,
+    ):
+        with pytest.raises(openai.BadRequestError) as raised:
+            await client.chat_completion(BODY)
+    assert len(double.requests) == 1 and str(raised.value) == "Error code: 400 - scripted failure"
+    assert raised.value.body == {"message": "scripted failure"}
+
+
+async def test_a_silent_endpoint_times_out() -> None:
+    async with raw_server(None) as url, ModelClient(url, "k", max_retries=0, timeout=0.3) as client:
+        with pytest.raises(openai.APITimeoutError):
+            await client.chat_completion(BODY)
+
+
+async def test_an_answer_missing_fields_is_read_leniently_and_one_that_is_not_json_is_an_error() -> None:
+    envelope = b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "terse"}}]}'
+    http = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n"
+    async with (
+        raw_server(http % len(envelope) + envelope) as url,
+        ModelClient(url, "k", max_retries=0, timeout=10) as client,
+    ):
+        completion = await client.chat_completion(BODY)
+    assert completion.choices[0].message.content == "terse" and completion.usage is None
+    async with (
+        raw_server(http % 5 + b"hello") as url,
+        ModelClient(url, "k", max_retries=0, timeout=10) as client,
+    ):
+        with pytest.raises(openai.APIResponseValidationError):
+            await client.chat_completion(BODY)
+
+
+async def test_the_runner_transport_reports_a_refused_connection_as_such() -> None:
+    transport = http_transport(httpx2.Limits(max_connections=2))
+    async with httpx2.AsyncClient(transport=transport) as http:
+        with pytest.raises(httpx2.ConnectError):
+            await http.get(refused_url())
