@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 import httpx2
 import mcp
 from mcp import Client
+from mcp.client.caching import CacheConfig
 from mcp.client.streamable_http import streamable_http_client
 
 MCP_PROTOCOL = "2026-07-28"
@@ -20,13 +21,16 @@ async def episode_session(
     headers: dict[str, str],
     transport: httpx2.AsyncBaseTransport | None = None,
     timeout: float = 60.0,
+    cache: CacheConfig | None = None,
 ) -> AsyncIterator[Client]:
     """An MCP `Client` connected to `url` with `headers` (the episode's bearer token).
 
-    `transport` lets many sessions share one connection pool; it is not closed here.
+    `transport` lets many sessions share one connection pool; it is not closed here. `cache` is the
+    client's response cache (the SDK's default: its own, for this session only).
     """
     http = httpx2.AsyncClient(headers=headers, timeout=timeout, transport=transport)
-    async with Client(streamable_http_client(url, http_client=http), mode=MCP_PROTOCOL) as client:
+    transport_of_session = streamable_http_client(url, http_client=http)
+    async with Client(transport_of_session, mode=MCP_PROTOCOL, cache=cache or CacheConfig()) as client:
         yield client
     if transport is None:
         await http.aclose()

@@ -21,8 +21,9 @@ from urllib.parse import urlsplit
 import mcp.types
 import openai
 from mcp import Client
+from mcp.client.caching import CacheConfig, InMemoryResponseCacheStore
 
-from taue.contracts.model_clients import chat_completion, shared_model_client
+from taue.contracts.model_clients import shared_model_client
 from taue.runner.agents import AgentOptions
 from taue.runner.agents.base import AgentError, EpisodeContext, McpServerInfo
 from taue.runner.mcp_session import episode_session, list_all_tools
@@ -34,6 +35,9 @@ TOOLS_TTL_S = 60.0
 """How long a server's tool list is reused: a redeployed server's new tools are seen within it."""
 _TOOLS: dict[tuple[str, str], tuple[float, list[dict[str, Any]]]] = {}
 """(domain, MCP server host:port) -> (when listed, function schemas)."""
+_LISTINGS = InMemoryResponseCacheStore()
+"""The MCP listings every episode's sessions share: a server marks its listings public (the same for
+every episode), so a session learns the tools' output schemas from here, not over HTTP."""
 
 
 def api_key() -> str:
@@ -133,6 +137,7 @@ class ModelAgent:
             self.messages.append(_assistant_tool_message(message))
             if client is None:
                 client = await stack.enter_async_context(self._session())
+                await list_all_tools(client)  # the SDK validates results against the listed schemas
             for call in message.tool_calls:
                 output = await self._call_tool(client, call.function.name, call.function.arguments)
                 self.messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
@@ -142,7 +147,14 @@ class ModelAgent:
 
     def _session(self):
         assert self.server is not None and self.context is not None
-        return episode_session(self.server.url, self.server.headers, self.context.transport)
+        server = urlsplit(self.server.url)
+        cache = CacheConfig(
+            store=_LISTINGS,
+            partition=self.context.episode_id,
+            target_id=f"{self.context.domain}@{server.scheme}://{server.netloc}",
+            share_public=True,
+        )
+        return episode_session(self.server.url, self.server.headers, self.context.transport, cache=cache)
 
     def request(self) -> dict[str, Any]:
         """The chat-completions request body for the next model call."""
@@ -165,7 +177,7 @@ class ModelAgent:
             self.options.base_url, self.api_key, max_retries=MODEL_RETRIES, timeout=self.options.turn_timeout
         )
         try:
-            response = await chat_completion(client, self.request())
+            response = await client.chat_completion(self.request())
         except openai.APIError as exc:
             raise AgentError(f"model endpoint {self.options.base_url}: {type(exc).__name__}: {exc}") from exc
         self._count(response.usage)

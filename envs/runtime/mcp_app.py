@@ -6,6 +6,10 @@ the bearer-token check happens in an ASGI layer in front of the SDK, before any 
 The server is stateless and answers in JSON, so a GET (a server-sent-events stream) carries nothing
 but pings: at most `MAX_STREAMS_PER_EPISODE` are open per episode, and each is closed when the
 episode ends, is deleted or expires, or after `STREAM_IDLE_S` without data.
+
+Every episode of a server sees the same tools and resources, so their listings are marked public
+and fresh for `LISTING_TTL_MS` (MCP 2026-07-28 response caching): a client that keeps a shared
+cache lists them once per server, not once per episode.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from mcp.server.caching import CacheHint
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
@@ -34,6 +39,9 @@ from taue.envs.runtime.sse_streams import STREAM_IDLE_S, StreamWatch
 EPISODE_PATH = re.compile(r"^/episodes/([A-Za-z0-9_-]{1,64})/mcp$")
 MAX_STREAMS_PER_EPISODE = 2
 TRANSFERRED = "this conversation has been transferred; no further actions are possible"
+LISTING_TTL_MS = 60_000
+"""How long a client may reuse a listing: a redeployed server's new tools are seen within it."""
+PUBLIC_LISTING = CacheHint(ttl_ms=LISTING_TTL_MS, scope="public")
 
 
 class DomainMCPServer(MCPServer):
@@ -47,6 +55,7 @@ class DomainMCPServer(MCPServer):
             f"Read the policy resource policy://{domain.name} before acting.",
             tools=list(domain.mcp_tools.values()),
             log_level="WARNING",
+            cache_hints={"tools/list": PUBLIC_LISTING, "resources/list": PUBLIC_LISTING},
         )
         self.registry = registry
         self.resource(f"policy://{domain.name}", name="policy", mime_type="text/markdown")(

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from taue.envs.runtime.discovery import get_domain
+from taue.envs.runtime.mcp_app import DomainMCPServer
 from taue.envs.runtime.server import DomainServer
 from taue.runner.agents import AgentOptions
 from taue.runner.agents.base import EpisodeContext, McpServerInfo
@@ -96,6 +97,27 @@ async def test_model_agent_solves_a_task_and_sends_what_an_openai_client_expects
         "model_calls": calls,
         "tool_calls": len(actions),
     }
+
+
+async def test_a_runs_episodes_list_the_tools_once_between_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server marks its tool listing public: the agent's sessions share it (the SDK's response
+    cache) instead of listing again in every episode before validating a tool's result."""
+    listed: list[int] = []
+    list_tools = DomainMCPServer.list_tools
+
+    async def counting(self: DomainMCPServer, *args: Any, **kwargs: Any) -> Any:
+        listed.append(1)
+        return await list_tools(self, *args, **kwargs)
+
+    monkeypatch.setattr(DomainMCPServer, "list_tools", counting)
+    async with OpenAIDouble([gold_script()]) as double:
+        config = run_config(tmp_path, "model", model="double-model", base_url=double.base_url)
+        report = await execute_run(config.model_copy(update={"trials": 3}), tmp_path, {}, 1)
+    assert [r.reward for r in report.records] == [1, 1, 1]
+    assert all(r.tool_log for r in report.records)  # every episode validated tool results
+    assert len(listed) == 1
 
 
 @contextlib.asynccontextmanager
