@@ -37,7 +37,7 @@ from taue.runner.agent_protocol import (
     problems,
     turns_path,
 )
-from taue.runner.control import ControlClient
+from taue.runner.control import ControlClient, control_session
 from taue.runner.episode import agent_turn
 from taue.simulator.session import UserOptions, make_user
 
@@ -219,7 +219,7 @@ class Checker:
         server = DomainServer(get_domain(CHECK_DOMAIN), admin_token=admin_token)
         await server.start()
         try:
-            async with httpx2.AsyncClient(timeout=30) as control_http:
+            async with control_session(timeout=30) as control_http:
                 control = ControlClient(server.control_url, control_http, admin_token)
                 created = await control.create_episode(task.id, 0)
                 try:

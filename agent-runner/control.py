@@ -3,53 +3,91 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from dataclasses import dataclass
 from typing import Any
 
-import httpx2
+import aiohttp
 
 from taue.contracts.domain import DomainCard, EpisodeCreated, ExpectedOutcome, TaskList
 from taue.contracts.episode import TimedCall
+from taue.contracts.http_transport import KEEPALIVE_EXPIRY, default_ssl_context
 from taue.contracts.tasks import Task
 
 IDEMPOTENT = frozenset({"GET", "DELETE"})
 REQUEST_RETRY_DELAYS = (0.05, 0.25)
 """Waits before rerunning an idempotent request that lost its connection (a pooled keep-alive
 connection closed by the server just as it was reused): cheaper than rerunning the episode."""
-RETRYABLE = (httpx2.NetworkError, httpx2.RemoteProtocolError)
-"""Connection failures only: a timeout is not retried, the request may still be running."""
+RETRYABLE = (aiohttp.ClientConnectionError,)
+"""Connection failures only (`ServerTimeoutError` is one too, but is caught as a timeout first: a
+timed-out request may still be running)."""
+
+
+def control_session(connections: int = 100, timeout: float = 60.0) -> aiohttp.ClientSession:
+    """A connection pool for control ports (call from a running event loop; the caller closes it).
+
+    aiohttp directly rather than an httpx client: a control request costs the runner about half the
+    CPU (0.3 against 0.7 ms, server included, measured at 64 in flight)."""
+    connector = aiohttp.TCPConnector(
+        limit=connections, keepalive_timeout=KEEPALIVE_EXPIRY, ssl=default_ssl_context()
+    )
+    return aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=timeout))
 
 
 class InfraError(RuntimeError):
     """The harness (not the agent) failed: a server unreachable or answering 5xx. Retried."""
 
 
-class ControlClient:
-    """Talks to one domain's control port; shares the runner's connection pool."""
+@dataclass(frozen=True)
+class Answer:
+    """A control port's answer, read whole."""
 
-    def __init__(self, base_url: str, http: httpx2.AsyncClient, admin_token: str | None = None) -> None:
+    status_code: int
+    content: bytes
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", "replace")
+
+    def json(self) -> Any:
+        return json.loads(self.content)
+
+
+class ControlClient:
+    """Talks to one domain's control port over the caller's connection pool (`control_session`)."""
+
+    def __init__(self, base_url: str, http: aiohttp.ClientSession, admin_token: str | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.http = http
         self.headers = {"Authorization": f"Bearer {admin_token}"} if admin_token else {}
 
-    async def _send(self, method: str, path: str, **kwargs: Any) -> httpx2.Response:
+    async def _send(self, method: str, path: str, **kwargs: Any) -> Answer:
         delays = REQUEST_RETRY_DELAYS if method in IDEMPOTENT else ()
         for delay in delays:
             try:
-                return await self.http.request(method, self.base_url + path, headers=self.headers, **kwargs)
-            except RETRYABLE:
+                return await self._once(method, path, **kwargs)
+            except RETRYABLE as exc:
+                if isinstance(exc, aiohttp.ServerTimeoutError):
+                    raise
                 await asyncio.sleep(delay)
-        return await self.http.request(method, self.base_url + path, headers=self.headers, **kwargs)
+        return await self._once(method, path, **kwargs)
 
-    async def _request(self, method: str, path: str, **kwargs: Any) -> httpx2.Response:
+    async def _once(self, method: str, path: str, **kwargs: Any) -> Answer:
+        async with self.http.request(method, self.base_url + path, headers=self.headers, **kwargs) as answer:
+            return Answer(answer.status, await answer.read())
+
+    async def _request(self, method: str, path: str, **kwargs: Any) -> Answer:
         return self._checked(method, path, await self._response(method, path, **kwargs))
 
-    async def _response(self, method: str, path: str, **kwargs: Any) -> httpx2.Response:
+    async def _response(self, method: str, path: str, **kwargs: Any) -> Answer:
         try:
             return await self._send(method, path, **kwargs)
-        except httpx2.HTTPError as exc:
+        except TimeoutError:
+            raise InfraError(f"{method} {self.base_url}{path}: timed out") from None
+        except aiohttp.ClientError as exc:
             raise InfraError(f"{method} {self.base_url}{path}: {type(exc).__name__}: {exc}") from exc
 
-    def _checked(self, method: str, path: str, response: httpx2.Response) -> httpx2.Response:
+    def _checked(self, method: str, path: str, response: Answer) -> Answer:
         if response.status_code >= 500:
             raise InfraError(
                 f"{method} {self.base_url}{path}: HTTP {response.status_code}: {response.text[:200]}"
@@ -98,6 +136,9 @@ class ControlClient:
         if response.status_code in (404, 405):
             return None
         return int(self._checked("DELETE", "/episodes", response).json()["deleted"])
+
+    async def healthz(self) -> dict[str, Any]:
+        return (await self._request("GET", "/healthz")).json()
 
     async def card(self) -> DomainCard:
         return DomainCard.model_validate_json((await self._request("GET", "/domain")).content)

@@ -6,15 +6,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import httpx2
-
 from taue.contracts.tasks import Task
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.domain import Domain
 from taue.envs.task_sets.exporter import seed_state
 from taue.envs.task_sets.loader import require_task_set
 from taue.envs.task_sets.storage import TaskSetError
-from taue.runner.control import ControlClient, InfraError
+from taue.runner.control import ControlClient, InfraError, control_session
 from taue.runner.embedded import embedded_domains
 from taue.runner.mcp_session import episode_session
 
@@ -52,7 +50,7 @@ async def state_after(domain: Domain, task: Task) -> tuple[dict[str, Any], list[
     """The canonical state after the task's initial state and ground truth, called over MCP on an embedded
     server (conversation-ending tools skipped, as in the scorer's replay); failing calls are reported."""
     problems = []
-    async with embedded_domains([domain.name]) as servers, httpx2.AsyncClient(timeout=60) as http:
+    async with embedded_domains([domain.name]) as servers, control_session() as http:
         control = ControlClient(servers[domain.name].control_url, http)
         created = await control.create_episode(task.id, 0)
         headers = {"Authorization": f"Bearer {created.token}"}
@@ -71,11 +69,11 @@ async def state_after(domain: Domain, task: Task) -> tuple[dict[str, Any], list[
 
 async def live_state(control_url: str, episode_id: str, domain: str | None) -> tuple[Domain, dict[str, Any]]:
     """(the domain of the episode's tables, its canonical state) from a running server's control port."""
-    async with httpx2.AsyncClient(timeout=60) as http:
+    async with control_session() as http:
         control = ControlClient(control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
         try:
-            served = (await http.get(control.base_url + "/healthz")).json()["domain"]
-        except (httpx2.HTTPError, ValueError, KeyError) as exc:
+            served = (await control.healthz())["domain"]
+        except (InfraError, ValueError, KeyError) as exc:
             raise InfraError(
                 f"{control_url}/healthz: not a taue domain server ({type(exc).__name__})"
             ) from None

@@ -19,9 +19,7 @@ import time
 from collections.abc import Awaitable
 from typing import TypeVar
 
-import httpx2
-
-from taue.runner.control import ControlClient, InfraError
+from taue.runner.control import ControlClient, InfraError, control_session
 
 T = TypeVar("T")
 PR_SET_PDEATHSIG = 1
@@ -111,8 +109,7 @@ async def delete_run_episodes(env: dict[str, str], run_id: str | None, admin_tok
     """
     if run_id is None or not env:
         return
-    timeout = httpx2.Timeout(CLEANUP_TIMEOUT_S)
-    async with httpx2.AsyncClient(timeout=timeout) as http:
+    async with control_session(timeout=CLEANUP_TIMEOUT_S) as http:
         for domain, url in sorted(env.items()):
             try:
                 deleted = await ControlClient(url, http, admin_token).delete_run_episodes(run_id)

@@ -22,12 +22,12 @@ import httpx2
 from pydantic import BaseModel, ValidationError
 
 from taue.contracts.emotions import condition
-from taue.contracts.http_transport import default_ssl_context, http_transport
-from taue.contracts.model_clients import KEEPALIVE_EXPIRY, close_model_clients
+from taue.contracts.http_transport import KEEPALIVE_EXPIRY, http_transport
+from taue.contracts.model_clients import close_model_clients
 from taue.contracts.tasks import Task
 from taue.runner.agents import AgentOptions
 from taue.runner.catalog import DomainCatalog, fetch_catalog, local_catalog
-from taue.runner.control import ControlClient, InfraError
+from taue.runner.control import ControlClient, InfraError, control_session
 from taue.runner.embedded import Services, embedded_services
 from taue.runner.episode import Harness, Limits, episode_seed, run_episode
 from taue.runner.lifecycle import delete_run_episodes
@@ -345,17 +345,12 @@ async def run_episodes(
 ) -> None:
     """Run the given episodes from this process, reporting each outcome to `sink` as it ends."""
     domains = sorted({domain for domain, _, _ in keys})
-    size = min(concurrency, 16) + 4  # httpcore scans every pooled connection per request: keep it small
-    # Idle connections expire before any server closes them (ours after 75 s, uvicorn's default and so
-    # older or other servers after 5 s): a request never goes out on a connection being closed.
+    size = min(concurrency, 16) + 4  # our servers answer in milliseconds: a few connections serve many
     limits = httpx2.Limits(
         max_connections=size, max_keepalive_connections=size, keepalive_expiry=KEEPALIVE_EXPIRY
     )
     transport = http_transport(limits)
-    async with (
-        embedded_services(domains, given) as services,
-        httpx2.AsyncClient(transport=transport, timeout=httpx2.Timeout(60.0)) as http,
-    ):
+    async with embedded_services(domains, given) as services, control_session(size) as http:
         simulator, scorer = SimulatorClient(services.simulator), ScorerClient(services.scorer)
         try:
             await asyncio.gather(simulator.wait_ready(), scorer.wait_ready())
@@ -396,6 +391,7 @@ async def run_episodes(
             await simulator.close()
             await scorer.close()
             await close_model_clients()
+            await transport.aclose()  # the agents' MCP sessions shared it
 
 
 async def _run_all(coroutines: list[Coroutine[Any, Any, None]]) -> None:
@@ -452,7 +448,7 @@ async def load_catalogs(
     catalogs = {name: local_catalog(name, split) for name in domains if name not in given.env}
     remote = [name for name in domains if name in given.env]
     if remote:
-        async with httpx2.AsyncClient(verify=default_ssl_context(), timeout=httpx2.Timeout(60.0)) as http:
+        async with control_session() as http:
             for name in remote:
                 try:
                     control = ControlClient(given.env[name], http, admin_token)

@@ -1,5 +1,5 @@
-"""The HTTP transport of the runner's httpx2 clients (control API, agents' MCP sessions) and the TLS
-settings of every client of the process.
+"""The HTTP transport of the runner's httpx2 clients (the agents' MCP sessions), the TLS settings of
+every client of the process, and how long any of them keeps an idle connection.
 
 httpx2's own connection pool probes every idle pooled connection on every request; the aiohttp
 transport the OpenAI SDK ships (`openai._vendor.httpx_aiohttp`) costs about half the CPU per
@@ -17,6 +17,12 @@ from functools import cache
 import aiohttp
 import httpx2
 from openai._vendor.httpx_aiohttp import AiohttpTransport
+
+KEEPALIVE_EXPIRY = 4.0
+"""Seconds an idle pooled connection is kept. Servers close idle keep-alive connections themselves
+(uvicorn, and so vLLM, after 5 s by default; ours after 75 s): a client that keeps one longer may
+send a request on it just as the server closes it, and the request fails with a read error. Under
+load a connection is never idle this long, so the short expiry costs nothing."""
 
 
 @cache

@@ -35,13 +35,8 @@ import openai
 import pydantic
 from openai.types.chat import ChatCompletion
 
-from taue.contracts.http_transport import default_ssl_context
+from taue.contracts.http_transport import KEEPALIVE_EXPIRY, default_ssl_context
 
-KEEPALIVE_EXPIRY = 4.0
-"""Seconds an idle pooled connection is kept. Model servers close idle keep-alive connections
-themselves (uvicorn, and so vLLM, after 5 s by default): a client that keeps one longer may send a
-request on it just as the server closes it, and the request fails with a read error. Under load a
-connection is never idle this long, so the short expiry costs nothing."""
 MAX_CONNECTIONS = 1000
 """Every request in flight has its own connection (a model call waits long), as with the SDK."""
 INITIAL_RETRY_DELAY, MAX_RETRY_DELAY, MAX_RETRY_AFTER = 0.5, 8.0, 60.0

@@ -21,7 +21,7 @@ from taue.runner.agents import AgentOptions
 from taue.runner.agents.base import EpisodeContext, McpServerInfo
 from taue.runner.agents.model_agent import ModelAgent
 from taue.runner.agents.oracle import FOLLOW_UP, completion_report
-from taue.runner.control import ControlClient
+from taue.runner.control import ControlClient, control_session
 from taue.runner.runner import RunConfig, execute_run
 from tests.openai_double import OpenAIDouble
 from tests.task_picks import plain_task_id
@@ -125,12 +125,10 @@ async def model_agent(
     double: OpenAIDouble, **options: Any
 ) -> AsyncIterator[tuple[ModelAgent, ControlClient, str]]:
     """A ModelAgent started on a fresh airline episode of a private server (for unit-level checks)."""
-    import httpx2
-
     server = DomainServer(get_domain("airline"))
     await server.start()
     try:
-        async with httpx2.AsyncClient(timeout=30) as http:
+        async with control_session(timeout=30) as http:
             control = ControlClient(server.control_url, http)
             created = await control.create_episode(TASK, 0)
             agent = ModelAgent("model", AgentOptions(model="m", base_url=double.base_url, **options))

@@ -11,14 +11,13 @@ import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx2
 import pytest
 from typer.testing import CliRunner
 
 from taue.cli import app
 from taue.envs.runtime.server import DomainServer
 from taue.report.run_data import open_infra_errors
-from taue.runner.control import ControlClient, InfraError
+from taue.runner.control import ControlClient, InfraError, control_session
 from taue.runner.embedded import Services, embedded_domains
 from taue.runner.runner import RunConfig, execute_run
 
@@ -99,10 +98,10 @@ async def proxy(airline: DomainServer) -> AsyncIterator[CuttingProxy]:
     await proxy.stop()
 
 
-async def test_a_lost_connection_costs_a_get_or_delete_a_second_try_and_a_post_nothing(
+async def test_a_lost_connection_costs_a_get_or_delete_another_try_and_a_post_nothing(
     proxy: CuttingProxy, airline: DomainServer
 ) -> None:
-    async with httpx2.AsyncClient() as http:
+    async with control_session() as http:
         control = ControlClient(proxy.url, http)
         proxy.cut(2)
         assert (await control.card()).name == "airline"  # the third try
@@ -115,16 +114,18 @@ async def test_a_lost_connection_costs_a_get_or_delete_a_second_try_and_a_post_n
         with pytest.raises(ValueError, match="404"):
             await ControlClient(airline.control_url, http).state_hash(created.episode_id)
 
-        proxy.cut(3)
-        with pytest.raises(InfraError, match=r"GET .*/domain: (RemoteProtocol|Read)Error"):
-            await control.card()  # two retries, then the error
-        assert proxy.cut_requests == 6
+        proxy.cut(100)
+        with pytest.raises(InfraError, match=r"GET .*/domain: (ServerDisconnected|ClientOS)Error"):
+            await control.card()  # three tries (aiohttp resends once more on a reused connection)
+        assert 3 + 3 <= proxy.cut_requests <= 3 + 6
+        proxy.cut(0)
 
-        before = len(airline.registry)
+        before, cut_before = len(airline.registry), proxy.cut_requests
         proxy.cut(1)
         with pytest.raises(InfraError, match=r"POST .*/episodes"):
             await control.create_episode(None, 0)  # not idempotent: never sent twice
-        assert proxy.cut_requests == 7 and proxy.to_cut == 0 and len(airline.registry) == before
+        assert proxy.cut_requests == cut_before + 1 and proxy.to_cut == 0
+        assert len(airline.registry) == before
 
 
 async def test_an_episode_rerun_is_a_retry_line_and_counted_by_summary(

@@ -116,17 +116,15 @@ def new(
 async def _new(
     domain: str, task_id: str, seed: int, control_url: str, simulator: str, scorer: str
 ) -> EpisodeState:
-    import httpx2
-
     from taue.contracts.episode import Message
-    from taue.runner.control import ControlClient, InfraError
+    from taue.runner.control import ControlClient, InfraError, control_session
     from taue.runner.episode import open_episode
     from taue.runner.episode_state import EpisodeState
     from taue.simulator.client import SimulatorCallError, SimulatorClient
     from taue.simulator.session import UserOptions
 
     client = SimulatorClient(simulator)
-    async with httpx2.AsyncClient(timeout=30) as http:
+    async with control_session(timeout=30) as http:
         control = ControlClient(control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
         try:
             task = await control.task(task_id)
@@ -175,13 +173,11 @@ def say(
 
 async def _say(state: EpisodeState, message: str):
     """Relay the message with the service's confirmations of the writes made since the last one."""
-    import httpx2
-
-    from taue.runner.control import ControlClient, InfraError
+    from taue.runner.control import ControlClient, InfraError, control_session
     from taue.runner.episode import agent_turn
     from taue.simulator.client import SimulatorCallError, SimulatorClient
 
-    async with httpx2.AsyncClient(timeout=30) as http:
+    async with control_session(timeout=30) as http:
         control = ControlClient(state.control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
         try:
             calls, _ = await control.tool_log_since(state.episode_id, state.calls_seen)
@@ -216,14 +212,12 @@ def score(
 
 
 async def _score(state: EpisodeState, termination: str):
-    import httpx2
-
-    from taue.runner.control import ControlClient, InfraError
+    from taue.runner.control import ControlClient, InfraError, control_session
     from taue.runner.episode import score_episode
     from taue.scorer.client import ScorerCallError, ScorerClient
 
     client = ScorerClient(state.scorer)
-    async with httpx2.AsyncClient(timeout=30) as http:
+    async with control_session(timeout=30) as http:
         control = ControlClient(state.control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
         try:
             breakdown, _ = await score_episode(
