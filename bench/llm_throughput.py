@@ -2,6 +2,7 @@
 
     python bench/llm_throughput.py [--latency 0.5] [--concurrency 1,8,64,256] [--workers 1,auto]
                                    [--waves 2] [--trials 3] [--domain airline] [--profile FILE]
+                                   [--repeat 1]
 
 Starts a mock model server in its own process: every answer comes `--latency` seconds after the
 request. It is stateless, reading only the request: the agent (a request with `tools`) makes one
@@ -18,6 +19,9 @@ state is computed once for all its trials) and prints:
 - peak RSS: of the largest process, and of all processes together; per in-flight episode: the
   largest process's peak over the C=1 run's, divided by the episodes in flight in it;
 - model calls per episode, as counted at the mock.
+
+`--repeat N` runs every configuration N times, round robin (a drifting machine then touches them
+all alike), and prints the run with the median rate of each, then each one's range.
 
 `--profile FILE` profiles the first configuration's runner process with `py-spy record` (samples of
 its threads that are not idle) from its first model request to its end (start-up left out) and prints
@@ -356,8 +360,7 @@ HEADER = (
 
 def row(f: Figures, latency: float, baseline_rss: int | None) -> str:
     calls = f.calls / max(f.completed, 1)
-    rate = f.completed / f.window_s * 3600
-    limit = f.concurrency * 3600 / (calls * latency)
+    rate, share = rate_share(f, latency)
     per_process = f.concurrency / max(1, f.processes)
     inflight = (
         f"{(f.peak_process - baseline_rss) / per_process / 2**20:.2f} MB"
@@ -366,11 +369,34 @@ def row(f: Figures, latency: float, baseline_rss: int | None) -> str:
     )
     return (
         f"| {f.concurrency} | {f.workers} | {f.completed}/{f.episodes} | {rate:,.0f} "
-        f"| {100 * rate / limit:.0f} % "
+        f"| {share:.0f} % "
         f"| {f.cpu_window_s / max(f.completed, 1):.3f} ({f.cpu_total_s / max(f.completed, 1):.3f}) "
         f"| {f.peak_process / 2**20:.0f} / {f.peak_all / 2**20:.0f} MB ({f.processes}) | {inflight} "
         f"| {calls:.1f} | {f.retries} |"
     )
+
+
+def rate_share(f: Figures, latency: float) -> tuple[float, float]:
+    """(episodes per hour, % of the latency limit)."""
+    rate = f.completed / f.window_s * 3600
+    return rate, 100 * rate * f.calls / max(f.completed, 1) * latency / (f.concurrency * 3600)
+
+
+def print_medians(runs: dict[tuple[int, str], list[Figures]], latency: float, baseline: int | None) -> None:
+    """Each configuration's run with the median rate, then every configuration's range over its runs."""
+    for figures in runs.values():
+        ranked = sorted(figures, key=lambda f: rate_share(f, latency)[0])
+        print(row(ranked[(len(ranked) - 1) // 2], latency, baseline), flush=True)
+    count = len(next(iter(runs.values())))
+    print(f"\nthe run with the median rate of {count} per configuration; ranges over the {count}:")
+    for (concurrency, workers), figures in runs.items():
+        shares = sorted(rate_share(f, latency)[1] for f in figures)
+        cpu = sorted(f.cpu_window_s / max(f.completed, 1) for f in figures)
+        retries = sum(f.retries for f in figures)
+        print(
+            f"  C={concurrency} workers {workers}: {shares[0]:.0f}-{shares[-1]:.0f} % of the latency limit, "
+            f"{cpu[0]:.3f}-{cpu[-1]:.3f} CPU-s per episode, {retries} retries"
+        )
 
 
 def top_inclusive(raw_file: str, count: int = 10) -> list[tuple[float, str]]:
@@ -408,6 +434,9 @@ def main() -> None:
     parser.add_argument("--domain", default="airline")
     parser.add_argument("--trials", type=int, default=3, help="trials per task (as taue run's default)")
     parser.add_argument("--profile", help="py-spy raw profile of the first configuration, written here")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs of every configuration, round robin; prints the medians"
+    )
     args = parser.parse_args()
     from taue.runner.catalog import local_catalog
 
@@ -419,15 +448,19 @@ def main() -> None:
     print(f"{args.domain}, mock latency {args.latency} s; {psutil.cpu_count()} CPUs")
     print(HEADER)
     print("|" + "---|" * HEADER.count(" | ") + "---|")
+    configurations = [(int(c), w) for c in args.concurrency.split(",") for w in args.workers.split(",")]
+    runs: dict[tuple[int, str], list[Figures]] = {key: [] for key in configurations}
     baseline: int | None = None
     profile = args.profile
     try:
-        for concurrency in (int(c) for c in args.concurrency.split(",")):
-            for workers in args.workers.split(","):
+        for _ in range(args.repeat):  # round robin: a drift of the machine touches every configuration
+            for concurrency, workers in configurations:
                 figures = run_once(args, base, concurrency, workers, profile)
+                runs[(concurrency, workers)].append(figures)
                 if concurrency == 1 and baseline is None:
                     baseline = figures.peak_process
-                print(row(figures, args.latency, baseline), flush=True)
+                if args.repeat == 1:
+                    print(row(figures, args.latency, baseline), flush=True)
                 if profile:
                     print(f"\nprofile {profile}, top inclusive:")
                     for share, frame in top_inclusive(profile):
@@ -436,6 +469,8 @@ def main() -> None:
                     profile = None
     finally:
         mock.terminate()
+    if args.repeat > 1:
+        print_medians(runs, args.latency, baseline)
 
 
 if __name__ == "__main__":
