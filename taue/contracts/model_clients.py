@@ -32,6 +32,7 @@ from typing import Any
 import aiohttp
 import httpx2
 import openai
+import orjson
 import pydantic
 from openai.types.chat import ChatCompletion
 
@@ -88,8 +89,9 @@ class ModelClient:
         self._owns_session = session is None
 
     async def chat_completion(self, body: Mapping[str, Any]) -> ChatCompletion:
-        """POST `body` as it is (JSON-encoded once) and read the answer, retrying as the SDK would."""
-        payload = json.dumps(body).encode()
+        """POST `body` as it is (JSON-encoded once, by orjson) and read the answer, retrying as the SDK
+        would."""
+        payload = orjson.dumps(body)
         for attempt in range(self.max_retries + 1):
             try:
                 return await self._post(payload)
