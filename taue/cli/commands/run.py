@@ -130,7 +130,8 @@ def make_run_command(
             str,
             typer.Option(
                 help="Worker processes, each with its own embedded servers: N (1-64), or auto: one per "
-                f"core once --concurrency gives each {WORKER_CONCURRENCY} episodes in flight, else 1."
+                f"core once --concurrency gives each {WORKER_CONCURRENCY} episodes in flight "
+                f"({WAITING_WORKER_CONCURRENCY} when they wait on models or a remote agent), else 1."
             ),
         ] = "auto",
         price_table: Annotated[
@@ -206,7 +207,7 @@ def make_run_command(
         config.shard = parse_shard(shard)
         tasks_at_most = limit * len(names) if limit else len(task_id) if task_id else None
         in_flight = concurrency if tasks_at_most is None else min(concurrency, tasks_at_most * trials)
-        worker_count = resolve_workers(workers, in_flight)
+        worker_count = resolve_workers(workers, in_flight, episodes_wait(config.agent, config.user))
         if repair:
             repair_results(run_dir)
         try:
@@ -237,13 +238,25 @@ def make_run_command(
 WORKER_CONCURRENCY = 32
 """Episodes in flight each worker gets under `--workers auto`: a worker costs its start-up (seconds of
 CPU) and its own servers, which fewer episodes in flight do not pay back (docs/performance.md)."""
+WAITING_WORKER_CONCURRENCY = 64
+"""The same for episodes that wait on a model or a remote agent: each takes little CPU, so a second
+worker pays back only from about 128 in flight (at 64 it matched one process's rate at 1.7x the CPU
+per episode; docs/performance.md)."""
 
 
-def resolve_workers(value: str, concurrency: int) -> int:
-    """`--workers`: N, or auto: one per usable core, each with WORKER_CONCURRENCY episodes in flight
-    (`concurrency`: the episodes that can be in flight, fewer than --concurrency in a small run)."""
+def episodes_wait(agent: str, user: str) -> bool:
+    """Whether the run's episodes spend their time waiting: on a model (the model agent, the LLM
+    user) or on a remote agent."""
+    return agent == "model" or user == "llm" or "://" in agent
+
+
+def resolve_workers(value: str, concurrency: int, waiting: bool = False) -> int:
+    """`--workers`: N, or auto: one per usable core, each with WORKER_CONCURRENCY episodes in flight,
+    WAITING_WORKER_CONCURRENCY when the episodes wait (`episodes_wait`); `concurrency` is the
+    episodes that can be in flight, fewer than --concurrency in a small run."""
     if value == "auto":
-        return max(1, min(usable_cores(), concurrency // WORKER_CONCURRENCY))
+        per_worker = WAITING_WORKER_CONCURRENCY if waiting else WORKER_CONCURRENCY
+        return max(1, min(usable_cores(), concurrency // per_worker))
     if not value.isdigit() or not 1 <= int(value) <= 64:
         raise fail(f"--workers must be a number from 1 to 64 or auto, not {value!r}")
     return int(value)
