@@ -60,6 +60,7 @@ class ControlClient:
         self.base_url = base_url.rstrip("/")
         self.http = http
         self.headers = {"Authorization": f"Bearer {admin_token}"} if admin_token else {}
+        self._expected: dict[str, asyncio.Future[ExpectedOutcome]] = {}
 
     async def _send(self, method: str, path: str, **kwargs: Any) -> Answer:
         delays = REQUEST_RETRY_DELAYS if method in IDEMPOTENT else ()
@@ -151,5 +152,13 @@ class ControlClient:
         return Task.model_validate_json((await self._request("GET", f"/tasks/{task_id}")).content)
 
     async def expected(self, task_id: str) -> ExpectedOutcome:
+        """The task's expected outcome, asked once per client: a task's trials share the answer (a
+        failed request is not kept, the next caller asks again)."""
+        asking = self._expected.get(task_id)
+        if asking is None or (asking.done() and (asking.cancelled() or asking.exception() is not None)):
+            asking = self._expected[task_id] = asyncio.ensure_future(self._ask_expected(task_id))
+        return await asyncio.shield(asking)
+
+    async def _ask_expected(self, task_id: str) -> ExpectedOutcome:
         response = await self._request("GET", f"/tasks/{task_id}/expected")
         return ExpectedOutcome.model_validate_json(response.content)

@@ -149,10 +149,10 @@ async def score_episode(
     termination: Termination,
 ) -> tuple[RewardBreakdown, list[TimedCall]]:
     """The reward from the server's observations of the episode and its expected outcome, and the
-    server's tool log."""
-    final_hash = await control.state_hash(episode_id)
-    tool_log, ended = await control.tool_log_since(episode_id, 0)
-    expected = await control.expected(task_id)
+    server's tool log (the three asked at once: one round trip's wait, not three)."""
+    final_hash, (tool_log, ended), expected = await asyncio.gather(
+        control.state_hash(episode_id), control.tool_log_since(episode_id, 0), control.expected(task_id)
+    )
     if ended and termination == "max_turns":
         termination = "agent_transfer"
     request = ScoreRequest(
@@ -196,21 +196,21 @@ async def run_episode(
     try:
         conversation = Conversation(harness, catalog, task, opened)
         await conversation.run(opened.first_message)
-        user_usage = priced(
-            await harness.simulator.end(opened.session_id),
-            harness.user.model,
-            harness.agent_options.price_table,
-            harness.user.base_url,
+        ended, (breakdown, tool_log) = await asyncio.gather(
+            harness.simulator.end(opened.session_id),
+            score_episode(
+                control,
+                harness.scorer,
+                catalog.name,
+                task.id,
+                opened.created.episode_id,
+                conversation.transcript,
+                conversation.termination,
+            ),
         )
         session_id = None
-        breakdown, tool_log = await score_episode(
-            control,
-            harness.scorer,
-            catalog.name,
-            task.id,
-            opened.created.episode_id,
-            conversation.transcript,
-            conversation.termination,
+        user_usage = priced(
+            ended, harness.user.model, harness.agent_options.price_table, harness.user.base_url
         )
         tool_log = conversation.with_turns(tool_log)
         events = conversation.events(tool_log)

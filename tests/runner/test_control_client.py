@@ -1,0 +1,67 @@
+"""The runner's control client: what it asks a domain server, and how often."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from taue.contracts.domain import ExpectedOutcome
+from taue.contracts.tasks import Task
+from taue.envs.runtime.catalog import ExpectedOutcomes
+from taue.runner.control import ControlClient, InfraError, control_session
+from taue.runner.embedded import embedded_domains
+from taue.runner.runner import RunConfig, execute_run
+from tests.task_picks import plain_task_id
+
+TASK = plain_task_id("airline", neutral=True)
+
+
+def count_expected_requests(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The task ids of the expected-outcome requests the servers answer (known tasks only)."""
+    asked: list[str] = []
+    get = ExpectedOutcomes.get
+
+    async def counting(self: ExpectedOutcomes, task: Task) -> ExpectedOutcome:
+        asked.append(task.id)
+        return await get(self, task)
+
+    monkeypatch.setattr(ExpectedOutcomes, "get", counting)
+    return asked
+
+
+async def test_the_expected_outcome_of_a_task_is_asked_once_per_client(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async with embedded_domains(["airline"]) as servers, control_session() as http:
+        control = ControlClient(servers["airline"].control_url, http)
+        asked = count_expected_requests(monkeypatch)
+        answers = await asyncio.gather(*(control.expected(TASK) for _ in range(3)))
+        assert asked == [TASK] and answers[0] is answers[1] is answers[2]
+        assert answers[0].task_id == TASK and answers[0].state_hash
+        assert await control.expected(TASK) is answers[0] and asked == [TASK]
+
+
+async def test_a_failed_expected_outcome_request_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    async with embedded_domains(["airline"]) as servers, control_session() as http:
+        control = ControlClient(servers["airline"].control_url, http)
+        monkeypatch.setattr(ExpectedOutcomes, "get", failing)
+        with pytest.raises(InfraError, match="500"):
+            await control.expected(TASK)
+        monkeypatch.undo()
+        assert (await control.expected(TASK)).task_id == TASK  # asked again, not the kept failure
+
+
+async def failing(self: ExpectedOutcomes, task: Task) -> ExpectedOutcome:
+    raise RuntimeError("the replay broke")
+
+
+async def test_a_runs_trials_of_a_task_ask_for_its_expected_outcome_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = count_expected_requests(monkeypatch)
+    config = RunConfig(run="expected", domains=["airline"], agent="oracle", trials=3, task_ids=[TASK])
+    report = await execute_run(config, tmp_path, {}, 3)
+    assert [record.reward for record in report.records] == [1, 1, 1]
+    assert asked == [TASK]
