@@ -99,12 +99,48 @@ async def open_episode(
 
     `gate` bounds the episodes opening at once: it covers the database copy and a scripted user's
     first line (CPU), not a model user's first line, which waits on a model as an agent turn does
-    (gating that wait would start a model run in batches of the gate's size)."""
+    (gating that wait would start a model run in batches of the gate's size); the database is copied
+    while that model call runs."""
+    if user.backend in MODEL_USERS:
+        return await _open_at_once(control, simulator, task, seed, user, run_id, gate)
     async with gate or contextlib.nullcontext():
         created = await _create_episode(control, task.id, seed, run_id)
-        if user.backend not in MODEL_USERS:
-            return await _start_user(control, simulator, created, task, seed, user)
-    return await _start_user(control, simulator, created, task, seed, user)
+        return await _start_user(control, simulator, created, task, seed, user)
+
+
+async def _open_at_once(
+    control: ControlClient,
+    simulator: SimulatorClient,
+    task: Task,
+    seed: int,
+    user: UserOptions,
+    run_id: str | None,
+    gate: asyncio.Semaphore | None,
+) -> OpenedEpisode:
+    """The episode and the user's session at the same time; whichever was made is undone when the
+    other fails (or the run is stopped meanwhile)."""
+
+    async def create() -> EpisodeCreated:
+        async with gate or contextlib.nullcontext():
+            return await _create_episode(control, task.id, seed, run_id)
+
+    creating = asyncio.ensure_future(create())
+    starting = asyncio.ensure_future(simulator.start(task, seed, user))
+    try:
+        created, (session_id, first_message) = await asyncio.gather(creating, starting)
+    except BaseException:
+        await asyncio.wait([creating, starting])
+        if _made(creating):
+            await close_episode(control, creating.result().episode_id)
+        if _made(starting):
+            with contextlib.suppress(Exception):  # best effort: the simulator expires idle sessions
+                await simulator.end(starting.result()[0])
+        raise
+    return OpenedEpisode(created, session_id, first_message)
+
+
+def _made(future: asyncio.Future) -> bool:
+    return future.done() and not future.cancelled() and future.exception() is None
 
 
 async def _start_user(

@@ -10,9 +10,14 @@ import pytest
 from taue.contracts.domain import ExpectedOutcome
 from taue.contracts.tasks import Task
 from taue.envs.runtime.catalog import ExpectedOutcomes
+from taue.runner.catalog import local_catalog
 from taue.runner.control import ControlClient, InfraError, control_session
-from taue.runner.embedded import embedded_domains
+from taue.runner.embedded import Services, embedded_domains, embedded_services
+from taue.runner.episode import open_episode
 from taue.runner.runner import RunConfig, execute_run
+from taue.simulator.client import SimulatorCallError, SimulatorClient
+from taue.simulator.session import UserOptions
+from tests.openai_double import OpenAIDouble
 from tests.task_picks import plain_task_id
 
 TASK = plain_task_id("airline", neutral=True)
@@ -65,3 +70,31 @@ async def test_a_runs_trials_of_a_task_ask_for_its_expected_outcome_once(
     report = await execute_run(config, tmp_path, {}, 3)
     assert [record.reward for record in report.records] == [1, 1, 1]
     assert asked == [TASK]
+
+
+async def test_an_llm_user_that_cannot_start_leaves_no_episode_and_one_that_starts_gets_its_episode() -> None:
+    """With a model-backed user the episode is created while the user's first line is asked for:
+    when the user's endpoint fails, the created episode is deleted."""
+    task = next(t for t in local_catalog("airline", "eval").tasks if t.id == TASK)
+    async with (
+        embedded_domains(["airline"]) as servers,
+        embedded_services(["airline"], Services(env={"airline": servers["airline"].control_url})) as services,
+        control_session() as http,
+        OpenAIDouble([{"content": "Hi, I need help with my booking."}]) as double,
+        OpenAIDouble([{"status": 400}]) as refusing,
+    ):
+        registry = servers["airline"].registry
+        control = ControlClient(servers["airline"].control_url, http)
+        simulator = SimulatorClient(services.simulator)
+        try:
+            refused = UserOptions(backend="llm", model="u", base_url=refusing.base_url)
+            with pytest.raises(SimulatorCallError, match="BadRequestError"):
+                await open_episode(control, simulator, task, 0, refused, gate=asyncio.Semaphore(1))
+            assert len(registry) == 0
+
+            user = UserOptions(backend="llm", model="u", base_url=double.base_url)
+            opened = await open_episode(control, simulator, task, 0, user, gate=asyncio.Semaphore(1))
+            assert opened.first_message == "Hi, I need help with my booking."
+            assert [e.id for e in registry.listed()] == [opened.created.episode_id]
+        finally:
+            await simulator.close()
