@@ -19,7 +19,7 @@ from typing import Any
 from taue.runner.embedded import Services
 from taue.runner.lifecycle import Interrupted, die_with_parent, until_signalled
 from taue.runner.results import EpisodeRecord
-from taue.runner.runner import EpisodeKey, Outcome, RunConfig, run_episodes, shard_by_task
+from taue.runner.runner import EpisodeKey, Outcome, RunConfig, before_exit, run_episodes, shard_by_task
 
 POLL_S = 0.2
 WIND_DOWN_S = 20.0
@@ -157,3 +157,4 @@ def _worker_main(
     )
     with contextlib.suppress(Interrupted):
         asyncio.run(until_signalled(run, (signal.SIGTERM,)))
+    before_exit()

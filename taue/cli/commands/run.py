@@ -159,7 +159,7 @@ def make_run_command(
         from taue.runner.embedded import Services
         from taue.runner.interaction import interaction_stats
         from taue.runner.lifecycle import Interrupted
-        from taue.runner.runner import RunConfig, StorageLost
+        from taue.runner.runner import RunConfig, StorageLost, before_exit
         from taue.scorer.metrics import summarize
 
         env_urls = parse_env_urls(env or [])
@@ -212,6 +212,7 @@ def make_run_command(
             repair_results(run_dir)
         try:
             report = asyncio.run(_run(config, run_dir, services, concurrency, worker_count, quiet))
+            before_exit()
         except ValueError as exc:
             raise fail(str(exc)) from None
         except StorageLost as exc:
