@@ -400,11 +400,11 @@ async def run_episodes(
 @contextmanager
 def settled_heap() -> Iterator[None]:
     """Take what start-up made (modules, task sets, seed databases, the embedded servers) out of the
-    garbage collector's sight while the episodes run, after collecting its garbage: a collection then
-    walks what the episodes made, not the whole heap (without this, collections took a fifth or more
-    of a model run's CPU at C = 64; docs/performance.md). Given back at the end, so that a process
-    running many runs (tests, the Tracer) still collects each run's servers once they are gone."""
-    gc.collect()
+    garbage collector's sight while the episodes run: a collection then walks what the episodes made,
+    not the whole heap (without this, collections took a fifth or more of a model run's CPU at C = 64;
+    docs/performance.md). Given back at the end, so that a process running many runs (tests, the
+    Tracer) still collects each run's servers, and start-up's garbage, once they are gone. (No
+    collection first: on a test process's heap it cost more than the run.)"""
     gc.freeze()
     try:
         yield
