@@ -23,15 +23,15 @@ from __future__ import annotations
 import re
 from enum import IntEnum
 
-from taue.simulator.lexicon import LIGHT_VERBS, is_lookup, is_past_form, lemma, meaning
+from taue.simulator.lexicon import LIGHT_VERBS, is_lookup, is_past_form, lemma, meaning, wordset
 
 WINDOW = 4
-NEGATIONS = frozenset(
-    "not never no unable cannot couldn't can't wasn't hasn't haven't didn't won't failed without".split()
+NEGATIONS = wordset(
+    "not never no unable cannot couldn't can't wasn't hasn't haven't didn't won't failed without"
 )
-MODALS = frozenset(
+MODALS = wordset(
     "will would can could shall should to going let if once when whether might may must until before "
-    "after soon able want wish like".split()
+    "after soon able want wish like"
 )
 STATE_PHRASES = (
     "all set",
@@ -59,14 +59,14 @@ STATE_PHRASES = (
     "have been",
 )
 SUBJECTS = frozenset({"i", "we"})
-FILLERS = frozenset(
+FILLERS = wordset(
     "have had has just already also now successfully both then and gone went ahead since quickly "
-    "finally officially".split()
+    "finally officially"
 )
 """Words between "I" and the verb of a report ("I have now also gone ahead and moved")."""
-BLOCKERS = frozenset(
+BLOCKERS = wordset(
     "you he she they it was were is are be been being has have had the a an your my our their any "
-    "which that who what".split()
+    "which that who what"
 )
 """Words before a past form that make it history or a description ("the cancelled flight"), not a
 headline report."""

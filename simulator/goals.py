@@ -18,11 +18,15 @@ from taue.contracts.tasks import Goal, Target, matches
 from taue.contracts.text import contains, tokens
 from taue.simulator.proposals import Candidate, key_values, proposed_goals
 
+
 class GoalTracker:
     """The state of every goal of one scenario."""
 
     def __init__(
-        self, goals: list[Goal], known_values: Iterable[str] = (), descriptions: Mapping[str, str] | None = None
+        self,
+        goals: list[Goal],
+        known_values: Iterable[str] = (),
+        descriptions: Mapping[str, str] | None = None,
     ) -> None:
         self.goals = goals
         self.known_values = [
@@ -151,4 +155,3 @@ class GoalTracker:
         return [
             (key, t) for key, t in self._all_targets() if key[0] in open_goals and key not in self.confirmed
         ]
-

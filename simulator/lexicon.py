@@ -17,6 +17,12 @@ from functools import lru_cache
 
 import lemminflect
 
+
+def wordset(text: str) -> frozenset[str]:
+    """A set of words written as one string (phrase banks read better so)."""
+    return frozenset(text.split())
+
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORDS = re.compile(r"[A-Za-z]+|\d+")
 
@@ -48,16 +54,14 @@ VERB_CLASSES: tuple[frozenset[str], ...] = tuple(
         "escalate prioritize prioritise expedite",
     )
 )
-LOOKUP_VERBS = frozenset(
-    (
-        "find locate look check review see verify confirm pull retrieve fetch search identify "
-        "authenticate access view read examine inspect gather query research calculate compute "
-        "determine figure understand receive notice note_down know learn load scan bring"
-    ).split()
+LOOKUP_VERBS = wordset(
+    "find locate look check review see verify confirm pull retrieve fetch search identify "
+    "authenticate access view read examine inspect gather query research calculate compute "
+    "determine figure understand receive notice note_down know learn load scan bring"
 )
 """Verbs of finding out, not changing: never a completion claim, never a proposal of a write."""
-LIGHT_VERBS = frozenset(
-    "be have do make take go let help want need like would please try see get put keep give".split()
+LIGHT_VERBS = wordset(
+    "be have do make take go let help want need like would please try see get put keep give"
 )
 """Verbs too general to say what a change is ("make", "do", "take care of")."""
 
@@ -108,7 +112,8 @@ def _past_of_a_verb(word: str) -> bool:
 
 def words_of(text: str) -> list[str]:
     """The words of any spelling of a name: snake_case, camelCase, kebab-case or plain words."""
-    return [w.lower() for part in re.split(r"[_\-\s./]+", text) for w in _WORDS.findall(_CAMEL.sub(" ", part))]
+    parts = re.split(r"[_\-\s./]+", text)
+    return [w.lower() for part in parts for w in _WORDS.findall(_CAMEL.sub(" ", part))]
 
 
 _CLASS_OF: dict[str, int] = {word: index for index, group in enumerate(VERB_CLASSES) for word in group}

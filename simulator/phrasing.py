@@ -143,7 +143,7 @@ LEAVING = {
     "neutral": "This isn't working. I'm done here.",
     "cold": "Forget it. I'm done here.",
 }
-IDENTIFIER_ENDINGS = ("id", "ids", "email", "zip", "number", "numbers", "code", "codes", "name", "dob", "phone")
+IDENTIFIER_ENDINGS = ("id", "ids", "email", "zip", "number", "numbers", "code", "codes", "name", "dob")
 OWN_LABELS = {
     "ssn_last_four": "the last four digits of my SSN are",
     "dob": "my date of birth is",

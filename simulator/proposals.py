@@ -25,11 +25,11 @@ from typing import Any
 from taue.contracts.tasks import Goal, Target
 from taue.contracts.text import contains, tokens
 from taue.simulator.facts import STOP_WORDS
-from taue.simulator.lexicon import LIGHT_VERBS, LOOKUP_VERBS, lemma, meaning, words_of
+from taue.simulator.lexicon import LIGHT_VERBS, LOOKUP_VERBS, lemma, meaning, words_of, wordset
 
-GENERIC_TOOL_WORDS = frozenset(
+GENERIC_TOOL_WORDS = wordset(
     "update modify manage set get record create reservation order pending delivered user details medical "
-    "customer account the a an of to for and or in on by with from item items request".split()
+    "customer account the a an of to for and or in on by with from item items request"
 )
 """Tool-name words that do not say what a write does (the rest must appear in a proposal of it)."""
 TOOL_SYNONYMS: dict[str, tuple[str, ...]] = {

@@ -161,7 +161,9 @@ class ScriptedUser:
         if reading.asks_confirmation:
             outcome.proposed = goals.proposed(message)
             outcome.approved = goals.approve(outcome.proposed)
-        outcome.unjustified_refusal = reading.refuses and not outcome.refused and self._refusal_unjustified(reading)
+        outcome.unjustified_refusal = (
+            reading.refuses and not outcome.refused and self._refusal_unjustified(reading)
+        )
         for _ in [*outcome.told, *outcome.answered, *outcome.refused]:
             self.satisfaction.record(self.turn, "goal_confirmed")
         if outcome.false_claim:
