@@ -193,9 +193,17 @@ def _phrase_claim(words: list[str]) -> Claim:
     return Claim.NONE
 
 
+_CLAUSE = re.compile(r"[;:,()\[\]—–]|\s-\s")
+
+
 def claim(sentence: str) -> Claim:
-    """How plainly a statement claims a change is made (a question never does)."""
-    words = _words(sentence)
+    """How plainly a statement claims a change is made (a question never does); each clause is read
+    on its own ("…, insurance no) completed successfully": the "no" is not the report's)."""
+    return max((_clause_claim(clause) for clause in _CLAUSE.split(sentence)), default=Claim.NONE)
+
+
+def _clause_claim(clause: str) -> Claim:
+    words = _words(clause)
     if not words:
         return Claim.NONE
     return max(_phrase_claim(words), _passive_claim(words), _subject_claim(words), _telegraphic_claim(words))

@@ -102,11 +102,9 @@ def _past_of_a_verb(word: str) -> bool:
     if not lemmas and word.endswith(("ed", "en")) and len(word) > 4:
         lemmas = lemminflect.getAllLemmasOOV(word, "VERB").get("VERB", ())
     for base in lemmas:
-        if base == word:
-            continue
         forms = {*lemminflect.getInflection(base, "VBD"), *lemminflect.getInflection(base, "VBN")}
-        if word in forms:
-            return True
+        if word in forms and (base != word or len(word) <= 4):
+            return True  # "put", "set", "cut": a participle spelled as the verb (short verbs only)
     return False
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from taue.simulator.claims import Claim, claim
 from taue.simulator.facts import FactBook, best_guess, choice, content_words, facts_named
-from taue.simulator.lexicon import is_lookup
+from taue.simulator.lexicon import is_lookup, meaning
 from taue.simulator.markup import sentences
 
 __all__ = ["FactBook", "Reading", "comparable", "contains_all", "normalise", "read_message", "sentences"]
@@ -234,6 +234,11 @@ ERROR_LEAK_PATTERNS = (
 Plain-language refusals ("I cannot make an exception") are never leaks."""
 
 WH_WORDS = frozenset({"which", "what", "when", "where", "who", "whom", "whose", "how", "why"})
+AUXILIARIES = frozenset(
+    {"is", "are", "was", "do", "does", "did", "would", "could", "can", "shall", "should", "will", "may"}
+    | {"might", "must", "have", "has", "isn't", "aren't", "don't", "doesn't", "won't", "wouldn't"}
+)
+YES_NO_WORDS = frozenset({"ok", "okay", "alright", "agreed", "good", "right", "correct", "fine"})
 _WORD = re.compile(r"[a-z0-9']+")
 
 
@@ -355,12 +360,31 @@ def _confirms(question: str, reading: Reading) -> None:
         reading.asks_confirmation = True
 
 
+def _proposes_change(question: str) -> bool:
+    """A question that offers to change something: a proposal phrase near its start ("Shall I…"),
+    an imperative verb of change ("Cancel reservation ABC123?"), or a yes/no check ("(yes/no)", "is
+    that okay", "do you want to…") holding a verb of change."""
+    words = _WORD.findall(question)
+    if not words or words[0] in WH_WORDS:
+        return False
+    if _opens_with_proposal(question) or _changes(words[0]):
+        return True
+    checks = _has(question, PROPOSAL_PHRASES) or _has(question, CONFIRMATION_PHRASES)
+    return checks and any(_changes(w) for w in words)
+
+
+def _changes(word: str) -> bool:
+    return meaning(word).startswith("class:") and not is_lookup(word)
+
+
 def _read_question(question: str, book: FactBook, reading: Reading) -> None:
     named = facts_named(question, book.names)
     picked = choice(question, book)
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
     if picked is not None:
         reading.choices.append(picked)
+    elif _proposes_change(question):
+        _confirms(question, reading)
     elif stated:
         reading.verified.extend(stated)
     elif _has(question, OPEN_OFFERS) and not named:
@@ -374,10 +398,16 @@ def _read_question(question: str, book: FactBook, reading: Reading) -> None:
         pass
     elif _has(question, IDENTITY_PHRASES):
         reading.identity_questions += 1
-    elif _has(question, PROPOSAL_PHRASES) or _has(question, CONFIRMATION_PHRASES):
+    elif _has(question, PROPOSAL_PHRASES + CONFIRMATION_PHRASES) or _yes_no(question):
         _confirms(question, reading)
     else:
         reading.open_questions += 1
+
+
+def _yes_no(question: str) -> bool:
+    """A yes/no question ("Would that be alright?", "Okay?"): it opens with an auxiliary verb."""
+    words = _WORD.findall(question)
+    return bool(words) and (words[0] in AUXILIARIES or (len(words) <= 2 and words[0] in YES_NO_WORDS))
 
 
 def _guess(question: str, book: FactBook, reading: Reading) -> bool:
