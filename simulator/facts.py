@@ -107,8 +107,17 @@ def same_word(a: str, b: str) -> bool:
     return len(short) >= 3 and short.isalpha() and long_.isalpha() and lemma(a) == lemma(b)
 
 
+OPTIONAL_WORDS = frozenset({"wanted", "wish", "new", "preferred", "desired", "other", "chosen"})
+"""Words of a fact's name that an agent may leave out ("which game" asks for `game_wanted`)."""
+
+
 def fact_phrases(name: str) -> list[list[str]]:
-    """The content-word sequences that name fact `name`: its own name and its aliases."""
+    """The content-word sequences that name fact `name`: its own name and its aliases, then its name
+    without its optional words (a weaker match: see `facts_named`)."""
+    return [*_full_phrases(name), *_core_phrases(name)]
+
+
+def _full_phrases(name: str) -> list[list[str]]:
     phrases = [content_words(name.replace("_", " "))]
     phrases.extend(content_words(alias) for alias in FACT_ALIASES.get(name, ()))
     unique: list[list[str]] = []
@@ -118,6 +127,14 @@ def fact_phrases(name: str) -> list[list[str]]:
     return unique
 
 
+def _core_phrases(name: str) -> list[list[str]]:
+    own = content_words(name.replace("_", " "))
+    core = [w for w in own if w not in OPTIONAL_WORDS]
+    if core and core != own and not (len(core) == 1 and core[0] in GENERIC_WORDS):
+        return [core]
+    return []
+
+
 def _spans(words: list[str], phrase: list[str]) -> Iterable[tuple[int, int]]:
     for start in range(len(words) - len(phrase) + 1):
         if all(same_word(words[start + i], part) for i, part in enumerate(phrase)):
@@ -125,16 +142,26 @@ def _spans(words: list[str], phrase: list[str]) -> Iterable[tuple[int, int]]:
 
 
 def facts_named(text: str, fact_names: Iterable[str]) -> list[str]:
-    """The facts a piece of text names; a match inside a longer match of another fact is dropped."""
+    """The facts a piece of text names. A match inside a longer match of another fact is dropped, and
+    so is a match by a name without its optional words ("film" for `new_film`) where another fact's
+    own name matches the same words ("film" for `film`)."""
     words = content_words(text)
     matches = [
-        (name, span) for name in fact_names for phrase in fact_phrases(name) for span in _spans(words, phrase)
+        (name, span, strong)
+        for name in fact_names
+        for strong, phrases in ((True, _full_phrases(name)), (False, _core_phrases(name)))
+        for phrase in phrases
+        for span in _spans(words, phrase)
     ]
     kept = [
         name
-        for name, (start, end) in matches
+        for name, (start, end), strong in matches
         if not any(
-            other != name and s <= start and end <= e and (e - s) > (end - start) for other, (s, e) in matches
+            other != name
+            and s <= start
+            and end <= e
+            and ((e - s) > (end - start) or (other_strong and not strong))
+            for other, (s, e), other_strong in matches
         )
     ]
     return list(dict.fromkeys(kept))
@@ -196,3 +223,11 @@ def choice(question: str, book: FactBook) -> tuple[str, str] | None:
         return None
     index, name = min(winners)
     return options[index], name
+
+
+def fact_names(scenario) -> list[str]:
+    """The scenario's fact names, known first: an unknown fact spelled like a discoverable one
+    ("reservation id" beside `reservation_id`) is the same fact, named once."""
+    names = list(dict.fromkeys([*sorted(scenario.known_info), *sorted(scenario.discoverable)]))
+    labels = {n.replace("_", " ") for n in names}
+    return names + [n for n in scenario.unknown_info if n.replace("_", " ") not in labels]

@@ -29,10 +29,10 @@ _WORDS = re.compile(r"[A-Za-z]+|\d+")
 VERB_CLASSES: tuple[frozenset[str], ...] = tuple(
     frozenset(group.split())
     for group in (
-        "change modify update amend edit alter adjust switch convert correct fix revise set",
+        "change modify update amend edit alter adjust switch convert correct fix revise set manage",
         "cancel void terminate annul scrap revoke withdraw",
         "book reserve schedule arrange secure",
-        "buy purchase order get",
+        "buy purchase order",
         "move transfer shift relocate reroute redirect reschedule rebook",
         "add include attach append insert enrol enroll register sign",
         "remove delete drop discard detach unregister",
@@ -117,16 +117,74 @@ def words_of(text: str) -> list[str]:
 _CLASS_OF: dict[str, int] = {word: index for index, group in enumerate(VERB_CLASSES) for word in group}
 
 
+DERIVED = {
+    "payment": "pay",
+    "cancellation": "cancel",
+    "registration": "register",
+    "booking": "book",
+    "transfer": "transfer",
+    "removal": "remove",
+    "addition": "add",
+    "modification": "modify",
+    "replacement": "replace",
+    "submission": "submit",
+    "purchase": "purchase",
+    "renewal": "renew",
+    "reactivation": "reactivate",
+    "rescheduling": "reschedule",
+    "enrollment": "enroll",
+    "enrolment": "enrol",
+    "withdrawal": "withdraw",
+    "suspension": "suspend",
+}
+"""Nouns of a change and their verbs ("the cancellation of …" means cancelling)."""
+
+
+@lru_cache(maxsize=65536)
+def is_verb(word: str) -> bool:
+    """The word can be a verb in its base form ("cancel", "unfreeze"; not "payment")."""
+    word = word.lower()
+    base = word[2:] if word.startswith(PREFIXES) and len(word) > 5 else word
+    return any(w in lemminflect.getAllLemmas(w).get("VERB", ()) for w in (word, base))
+
+
 @lru_cache(maxsize=65536)
 def meaning(word: str) -> str:
     """A word's meaning key: its verb class when it has one, else its lemma."""
-    base = lemma(word)
+    base = DERIVED.get(word.lower(), lemma(word))
     if base == word.lower() and word.lower().startswith(PREFIXES) and lemma(word[2:]) != word[2:].lower():
         base = word[:2].lower() + lemma(word[2:])  # "unfroze" -> "unfreeze"
     for candidate in (word.lower(), base):
         if candidate in _CLASS_OF:
             return f"class:{_CLASS_OF[candidate]}"
     return base
+
+
+PHRASAL = {
+    ("call", "off"): "cancel",
+    ("sign", "up"): "register",
+    ("set", "up"): "book",
+    ("send", "back"): "return",
+    ("give", "back"): "refund",
+    ("pay", "back"): "refund",
+    ("take", "off"): "remove",
+    ("push", "back"): "move",
+    ("top", "up"): "add",
+    ("switch", "over"): "switch",
+    ("swap", "out"): "swap",
+    ("cash", "in"): "redeem",
+}
+"""Phrasal verbs and the verb they mean ("call off the booking" cancels it)."""
+
+
+def phrase_meanings(words: list[str]) -> set[str]:
+    """The meanings of a run of words, phrasal verbs included ("called off" -> the cancel class)."""
+    found = {meaning(w) for w in words if len(w) > 1}
+    for first, second in zip(words, words[1:], strict=False):
+        verb = PHRASAL.get((lemma(first), second.lower()))
+        if verb is not None:
+            found.add(meaning(verb))
+    return found
 
 
 def is_lookup(word: str) -> bool:

@@ -22,7 +22,8 @@ _PARSER = MarkdownIt("commonmark")
 _MARKDOWN_HINT = re.compile(r"[*_`#>|]|^\s*(?:[-+]|\d+[.)])\s", re.MULTILINE)
 _LEFTOVER_EMPHASIS = re.compile(r"\*{1,3}|(?<!\w)_{1,3}|_{1,3}(?!\w)")
 """Emphasis markers CommonMark leaves as text (`**Proceed?**Please` is not right-flanking)."""
-_SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+|(?<=[?!])(?=[A-Z])|\n+")
+_SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+(?!\()|(?<=[?!])(?=[A-Z])|\n+")
+"""Sentence ends; a bracket after the end stays with its sentence ("Cancel ABC123? (yes/no)")."""
 LIST_JOIN = "; "
 
 
@@ -62,10 +63,15 @@ def _blocks(message: str) -> list[Block]:
     return blocks
 
 
+_BACK_REFERENCE = re.compile(r"\b(these|those|them|the above|the following|this information|both)\b", re.I)
+
+
 def _joined(blocks: list[Block]) -> list[str]:
-    """Lines: list items after an introducing line that ends in a colon are joined to it."""
+    """Lines: list items after an introducing line that ends in a colon are joined to it, and so are
+    items before a question that points back at them ("1. … 2. … Could you provide these?")."""
     lines: list[str] = []
     index = 0
+    blocks = _with_back_references(blocks)
     while index < len(blocks):
         block = blocks[index]
         index += 1
@@ -77,14 +83,33 @@ def _joined(blocks: list[Block]) -> list[str]:
             items.append(blocks[index].text.rstrip(" ;,"))
             index += 1
         if items and not all(item.endswith("?") for item in items):
-            closing = "?" if block.text.lower().startswith(_ASKING) else "."
+            closing = "?" if _ASKING.search(block.text) else "."
             lines.append(f"{block.text} {LIST_JOIN.join(i.rstrip('.?') for i in items)}{closing}")
         else:
             lines.extend([block.text, *items])
     return lines
 
 
-_ASKING = ("could", "can", "would", "will", "may", "please", "what", "which", "do", "did", "is", "are")
+def _with_back_references(blocks: list[Block]) -> list[Block]:
+    merged: list[Block] = []
+    for block in blocks:
+        items: list[Block] = []
+        while merged and merged[-1].item and not merged[-1].text.endswith("?"):
+            items.insert(0, merged.pop())
+        if items and not block.item and block.text.endswith("?") and _BACK_REFERENCE.search(block.text):
+            listed = LIST_JOIN.join(i.text.rstrip(".") for i in items)
+            merged.append(Block(f"{block.text[:-1]}: {listed}?"))
+        else:
+            merged.extend([*items, block])
+    return merged
+
+
+_ASKING = re.compile(
+    r"\b(could you|can you|would you|will you|may i|please|provide|i need|i'll need|i will need|share|"
+    r"send me|tell me|let me know|confirm the following)\b",
+    re.IGNORECASE,
+)
+"""An introducing line that asks: its list is what it asks for."""
 
 
 @lru_cache(maxsize=4096)

@@ -25,7 +25,15 @@ from typing import Any
 from taue.contracts.tasks import Goal, Target
 from taue.contracts.text import contains, tokens
 from taue.simulator.facts import STOP_WORDS
-from taue.simulator.lexicon import LIGHT_VERBS, LOOKUP_VERBS, lemma, meaning, words_of, wordset
+from taue.simulator.lexicon import (
+    LIGHT_VERBS,
+    LOOKUP_VERBS,
+    lemma,
+    meaning,
+    phrase_meanings,
+    words_of,
+    wordset,
+)
 
 GENERIC_TOOL_WORDS = wordset(
     "update modify manage set get record create reservation order pending delivered user details medical "
@@ -95,7 +103,7 @@ def request_entities(request: str) -> tuple[str, ...]:
 
 
 def message_meanings(message: str) -> frozenset[str]:
-    return frozenset(meaning(w) for raw in _RAW.findall(message) for w in words_of(raw) if len(w) > 1)
+    return frozenset(phrase_meanings([w for raw in _RAW.findall(message) for w in words_of(raw)]))
 
 
 def key_values(target: Target) -> list[Any]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification, UserTurn
 from taue.contracts.tasks import Goal, Task
 from taue.simulator.claims import Claim
-from taue.simulator.facts import IDENTITY_FACTS, best_guess
+from taue.simulator.facts import IDENTITY_FACTS, best_guess, fact_names
 from taue.simulator.goals import GoalTracker
 from taue.simulator.phrasing import Voice, state_fact
 from taue.simulator.satisfaction import COSTS, NEUTRAL, Event, Satisfaction, patience_budget, profile
@@ -83,9 +83,7 @@ class ScriptedUser:
         known = scenario.known_info
         # Sorted: fact maps cross the gRPC boundary as protobuf maps, whose order varies per process.
         self.book = FactBook(
-            names=list(
-                dict.fromkeys([*sorted(known), *sorted(scenario.discoverable), *scenario.unknown_info])
-            ),
+            names=fact_names(scenario),
             values={**scenario.discoverable, **known},
             known=frozenset(known),
         )

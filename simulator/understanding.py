@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from taue.simulator.claims import Claim, claim
 from taue.simulator.facts import FactBook, best_guess, choice, content_words, facts_named
-from taue.simulator.lexicon import is_lookup, meaning
+from taue.simulator.lexicon import is_lookup, is_verb, meaning, phrase_meanings
 from taue.simulator.markup import sentences
 
 __all__ = ["FactBook", "Reading", "comparable", "contains_all", "normalise", "read_message", "sentences"]
@@ -68,7 +68,15 @@ REQUEST_PHRASES = (
     "kindly confirm",
     "can you confirm",
     "could you confirm",
+    "(yes/no)",
+    "(y/n)",
+    "yes or no",
+    "reply yes",
 )
+POLITE_REQUEST = re.compile(r"(?:^|:\s*)your\b[^.?!]*,?\s*please[.!]?$", re.IGNORECASE)
+""""Your order number, please." / "One more thing: your email, please.": a request without a verb."""
+OFFER_LEADS = ("can i", "could i", "may i", "if i", "let me", "i could", "i can", "should i", "shall i")
+"""Openings of an offer whose verb says what is offered: "Can I check …" is a lookup offer."""
 PROPOSAL_PHRASES = (
     "shall i",
     "should i",
@@ -82,8 +90,9 @@ PROPOSAL_PHRASES = (
     "shall we",
     "is it ok if i",
     "is it okay if i",
-    "ok to proceed",
-    "okay to proceed",
+    "ok to",
+    "okay to",
+    "alright to",
     "want me to",
     "like me to",
     "proceed",
@@ -127,6 +136,12 @@ OPEN_OFFERS = (
     "any other",
     "any further",
     "any more questions",
+    "anything more",
+    "anything further",
+    "need anything",
+    "help further",
+    "more questions",
+    "other questions",
 )
 ACKNOWLEDGEMENTS = (
     "sorry",
@@ -167,8 +182,11 @@ REFUSALS = (
     "against the policy",
     "policy does not allow",
     "policy doesn't allow",
-    "does not allow",
-    "doesn't allow",
+    "not allow",
+    "not be allowed",
+    "have to decline",
+    "must decline",
+    "unfortunately not",
     "non-refundable",
     "nonrefundable",
     "not refundable",
@@ -233,6 +251,35 @@ ERROR_LEAK_PATTERNS = (
 """Raw tool errors quoted at the user: tracebacks, exception names, `Error:` lines, JSON error bodies.
 Plain-language refusals ("I cannot make an exception") are never leaks."""
 
+INFO_PHRASES = (
+    "here is",
+    "here are",
+    "here's",
+    " you have ",
+    " there are ",
+    " there is ",
+    "currently",
+    " status",
+    " balance",
+    " total",
+    " cost",
+    " price",
+    " fee",
+    " due ",
+    " available",
+    " eligible",
+    " scheduled",
+    " includes",
+    " shows",
+    "according to",
+    " policy",
+)
+"""Statement phrases that tell the user something (beside values: digits, amounts, ids)."""
+PLANS = (" i can (?!see|tell|confirm)", " i will ", " i'll ", " i would ", " i'd ", " let me ", " my proposal", " proposed", " next,")
+PLANS += (" to do that", " i'm going to", " i am going to", " here is the change", " here's the plan", " step ")
+"""A statement of what the agent would do: a plan, not information."""
+_PLAN = re.compile("|".join(PLANS))
+_VALUE = re.compile(r"\d|\$")
 WH_WORDS = frozenset({"which", "what", "when", "where", "who", "whom", "whose", "how", "why"})
 AUXILIARIES = frozenset(
     {"is", "are", "was", "do", "does", "did", "would", "could", "can", "shall", "should", "will", "may"}
@@ -240,6 +287,18 @@ AUXILIARIES = frozenset(
 )
 YES_NO_WORDS = frozenset({"ok", "okay", "alright", "agreed", "good", "right", "correct", "fine"})
 _WORD = re.compile(r"[a-z0-9']+")
+
+
+_EXPLAINED = re.compile(r"[:(—–]\s*\w")
+"""A refusal followed by a colon, a dash or a bracket goes on to say why."""
+_CONTRACTED = {"can't": "cannot", "won't": "will not", "isn't": "is not", "aren't": "are not"}
+
+
+def expand(text: str) -> str:
+    """Negative contractions written out ("isn't allowed" -> "is not allowed")."""
+    for short, long_ in _CONTRACTED.items():
+        text = text.replace(short, long_)
+    return re.sub(r"(\w)n't\b", r"\1 not", text)
 
 
 def normalise(text: str) -> str:
@@ -256,8 +315,9 @@ def _has(text: str, phrases: Iterable[str]) -> bool:
 
 
 def _is_question(sentence: str) -> bool:
-    lowered = normalise(sentence).rstrip(" *_\"')")
-    return lowered.endswith("?") or _has(lowered, REQUEST_PHRASES)
+    text = normalise(sentence)
+    lowered = text.rstrip(" *_\"')")
+    return lowered.endswith("?") or _has(text, REQUEST_PHRASES) or bool(POLITE_REQUEST.search(lowered))
 
 
 @dataclass
@@ -268,14 +328,19 @@ class Reading:
     facts_asked: list[str] = field(default_factory=list)
     """Facts the agent asks the user for, in the order asked, one list entry per fact."""
     asked_by_question: list[list[str]] = field(default_factory=list)
-    """The facts each fact-asking question names (one inner list per question)."""
+    """The facts each fact-asking question asks for (one inner list per question): those the user
+    knows when it names any, else all it names."""
+    requested: list[str] = field(default_factory=list)
+    """Every fact a fact-asking question names, known to the user or not."""
     asks_confirmation: bool = False
     verified: list[str] = field(default_factory=list)
     """Facts whose value a question states back to the user (a check, not a request)."""
     open_questions: int = 0
     """Questions the user cannot map to a fact or a confirmation."""
     offers: int = 0
-    """Open offers of help ("Anything else?", "How can I help?")."""
+    """Open offers of help asked as questions ("Anything else?", "How can I help?")."""
+    statement_offers: int = 0
+    """Open offers said as statements ("Let me know if you need anything else.")."""
     lookup_offers: int = 0
     """Offers to look something up ("Would you like me to check your order?"): no write proposed."""
     identity_questions: int = 0
@@ -292,10 +357,16 @@ class Reading:
     """A refusal statement that gives a reason ("because", "our policy", "not eligible", …)."""
     acknowledges: bool = False
     leaks_error: bool = False
+    informs: bool = False
+    """A statement that tells the user something: a value, a state, a finding, a policy."""
 
     @property
     def claims_completion(self) -> bool:
         return self.claim >= Claim.WEAK
+
+    @property
+    def offers_help(self) -> bool:
+        return bool(self.offers or self.statement_offers)
 
     @property
     def verifies(self) -> bool:
@@ -314,33 +385,62 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
         acknowledges=_has(text, ACKNOWLEDGEMENTS),
         leaks_error=any(pattern.search(message) for pattern in ERROR_LEAK_PATTERNS),
     )
+    previous = ""
     for sentence in sentences(message):
         if not _is_question(sentence):
             _read_statement(sentence, reading)
+            previous = normalise(sentence)
             continue
         reading.questions.append(sentence)
-        _read_question(normalise(sentence), book, reading)
+        question = normalise(sentence)
+        if previous and _bare_offer(question) and _offers_lookup(f"{previous} {question}"):
+            reading.lookup_offers += 1  # "I can pull up your order. Want me to?"
+        else:
+            _read_question(question, book, reading)
+        previous = ""
     reading.facts_asked = list(dict.fromkeys(n for names in reading.asked_by_question for n in names))
     return reading
 
 
 def _read_statement(sentence: str, reading: Reading) -> None:
     reading.statements.append(sentence)
-    reading.claim = max(reading.claim, claim(sentence))
-    lowered = normalise(sentence)
-    if _has(lowered, REFUSALS):
+    lowered = expand(normalise(sentence))
+    refusing = _has(lowered, REFUSALS)
+    claimed = Claim.NONE if refusing else claim(sentence)  # "I can't: it was already completed"
+    reading.claim = max(reading.claim, claimed)
+    if not (refusing or claimed or _PLAN.search(f" {lowered}")):
+        reading.informs = reading.informs or bool(_VALUE.search(sentence)) or _has(f" {lowered}", INFO_PHRASES)
+    if refusing:
         reading.refuses = True
-        reading.refusal_reasoned = reading.refusal_reasoned or _has(f" {lowered} ", REASON_MARKERS)
+    if _has(lowered, OPEN_OFFERS):
+        reading.statement_offers += 1
+    # A reason may come in the refusal ("…: it is past the deadline") or in a sentence of its own.
+    reading.refusal_reasoned = reading.refusal_reasoned or _has(f" {lowered} ", REASON_MARKERS) or bool(
+        refusing and _EXPLAINED.search(lowered)
+    )
 
 
-def _proposed_verb(question: str) -> str | None:
+def _proposed_verb(question: str, phrases: Iterable[str] = PROPOSAL_PHRASES) -> str | None:
     """The first content word after a proposal phrase ("would you like me to *look* up …")."""
-    for phrase in PROPOSAL_PHRASES:
-        at = question.find(phrase)
-        if at >= 0:
-            words = [w for w in _WORD.findall(question[at + len(phrase) :]) if w not in ("to", "me", "you")]
-            return words[0] if words else None
+    skipped = ("to", "me", "you", "go", "ahead", "and", "also", "quickly", "just", "first", "now")
+    for phrase in phrases:
+        at = re.search(rf"\b{re.escape(phrase)}\b", question)
+        if at:
+            words = [w for w in _WORD.findall(question[at.end() :]) if w not in skipped]
+            if words:
+                return words[0]
     return None
+
+
+def _bare_offer(question: str) -> bool:
+    """A proposal that names nothing ("Want me to?", "Shall I?"): it is about the sentence before."""
+    return _opens_with_proposal(question) and len(content_words(question)) <= 1
+
+
+def _offers_lookup(question: str) -> bool:
+    """ "Can I check your order?", "Would you like me to look up …": an offer to find something out."""
+    verb = _proposed_verb(question, (*PROPOSAL_PHRASES, *OFFER_LEADS))
+    return verb is not None and is_lookup(verb) and verb not in ("confirm", "have", "know")
 
 
 def _opens_with_proposal(question: str) -> bool:
@@ -367,14 +467,18 @@ def _proposes_change(question: str) -> bool:
     words = _WORD.findall(question)
     if not words or words[0] in WH_WORDS:
         return False
-    if _opens_with_proposal(question) or _changes(words[0]):
+    if _opens_with_proposal(question) or (_changes(words[0]) and is_verb(words[0])):
         return True
     checks = _has(question, PROPOSAL_PHRASES) or _has(question, CONFIRMATION_PHRASES)
-    return checks and any(_changes(w) for w in words)
+    return checks and (any(_changes(w) for w in words) or bool(_phrasal_change(words)))
 
 
 def _changes(word: str) -> bool:
     return meaning(word).startswith("class:") and not is_lookup(word)
+
+
+def _phrasal_change(words: list[str]) -> set[str]:
+    return {m for m in phrase_meanings(words) if m.startswith("class:")} - {meaning(w) for w in words}
 
 
 def _read_question(question: str, book: FactBook, reading: Reading) -> None:
@@ -383,6 +487,8 @@ def _read_question(question: str, book: FactBook, reading: Reading) -> None:
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
     if picked is not None:
         reading.choices.append(picked)
+    elif _offers_lookup(question):
+        reading.lookup_offers += 1
     elif _proposes_change(question):
         _confirms(question, reading)
     elif stated:
@@ -394,6 +500,7 @@ def _read_question(question: str, book: FactBook, reading: Reading) -> None:
     elif named and not _asks_which_of_unknown(question, named, book):
         known = [n for n in named if n in book.known]
         reading.asked_by_question.append(known or named)
+        reading.requested.extend(n for n in named if n not in reading.requested)
     elif _is_wh_question(question) and _guess(question, book, reading):
         pass
     elif _has(question, IDENTITY_PHRASES):
@@ -405,9 +512,15 @@ def _read_question(question: str, book: FactBook, reading: Reading) -> None:
 
 
 def _yes_no(question: str) -> bool:
-    """A yes/no question ("Would that be alright?", "Okay?"): it opens with an auxiliary verb."""
+    """A yes/no question ("Would that be alright?", "Okay?"): it opens with an auxiliary verb and asks
+    for no information ("Could you provide these?" is a request, not a check)."""
     words = _WORD.findall(question)
-    return bool(words) and (words[0] in AUXILIARIES or (len(words) <= 2 and words[0] in YES_NO_WORDS))
+    if not words or any(w in REQUEST_VERBS for w in words):
+        return False
+    return words[0] in AUXILIARIES or (len(words) <= 2 and words[0] in YES_NO_WORDS)
+
+
+REQUEST_VERBS = frozenset({"provide", "share", "tell", "send", "give", "spell", "enter", "type", "remind"})
 
 
 def _guess(question: str, book: FactBook, reading: Reading) -> bool:

@@ -288,7 +288,7 @@ class Numbered(Wording):
             for i, w in enumerate(writes, 1)
             for verb, obj in [tool_phrase(w)]
         )
-        return f"I have made these changes:\n\n{items}"
+        return f"I have made these changes:\n\n{items}\n\n"
 
     def opening_questions(self, task: Task) -> str:
         scenario = task.user_scenario
