@@ -50,7 +50,8 @@ TARGETS = {"fact_request": 0.97, "confirmation": 0.97, "completion_claim": 0.97}
 class Labels(BaseModel):
     facts: list[str] = Field(default_factory=list)
     confirms: str | None = None
-    """The goal (task corpus) or write tool (recorded corpus) whose approval the message asks for."""
+    """The goal (task corpus) or write tool (recorded corpus) whose approval the message asks for;
+    `a|b` when a message proposes two changes at once (either is right)."""
     claim: bool = False
     refusal: bool = False
     """A refusal that gives a reason."""
@@ -231,7 +232,7 @@ def score_entry(report: Report, entry: Entry, got: Labels) -> None:
     for fact in sorted({*want.facts, *got.facts}):
         _count(report, entry.id, "fact_request", fact in want.facts, fact in got.facts, (fact, fact))
     confirm = report.scores["confirmation"]
-    if want.confirms and got.confirms == want.confirms:
+    if want.confirms and got.confirms in want.confirms.split("|"):
         confirm.tp += 1
     else:
         if got.confirms:

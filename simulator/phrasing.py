@@ -275,6 +275,10 @@ class Voice:
     def decline(self) -> str:
         return DECLINE[self.politeness]
 
+    def stay(self) -> str:
+        """An offer to hand the user over to a person, while the user still wants the agent's help."""
+        return "No, I'd rather you help me with this." if self.politeness != "cold" else "No. You handle it."
+
     def ask_outcome(self) -> str:
         """Confirmations arrived but the agent said nothing about them."""
         return "I just got a confirmation message. Is it all done? Please tell me what you did."

@@ -17,6 +17,7 @@ Of the goals proposed, those with the most value hits, then action hits, win.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,6 +26,7 @@ from typing import Any
 from taue.contracts.tasks import Goal, Target
 from taue.contracts.text import contains, tokens
 from taue.simulator.facts import STOP_WORDS
+from taue.simulator.markup import sentences
 from taue.simulator.lexicon import (
     LIGHT_VERBS,
     LOOKUP_VERBS,
@@ -37,16 +39,19 @@ from taue.simulator.lexicon import (
 
 GENERIC_TOOL_WORDS = wordset(
     "update modify manage set get record create reservation order pending delivered user details medical "
-    "customer account the a an of to for and or in on by with from item items request"
+    "customer account the a an of to for and or in on by with from request"
 )
 """Tool-name words that do not say what a write does (the rest must appear in a proposal of it)."""
+GENERIC_VERBS = wordset("update modify manage set create record")
+"""Generic tool-name words that still say a change is made (the only action words of
+`modify_reservation`)."""
 TOOL_SYNONYMS: dict[str, tuple[str, ...]] = {
     "baggages": ("bag", "luggage", "suitcase"),
     "baggage": ("bag", "luggage", "suitcase"),
     "passengers": ("passenger", "traveller", "traveler", "name", "birth"),
     "flights": ("flight", "date", "cabin", "rebook", "move"),
     "certificate": ("voucher", "compensation", "credit"),
-    "payment": ("pay", "card", "charge"),
+    "payment": ("pay", "charge"),
     "address": ("ship", "shipping", "deliver"),
     "service": ("plan", "add", "remove", "switch"),
     "device": ("line", "phone"),
@@ -69,7 +74,7 @@ def action_words(tool: str, description: str = "") -> frozenset[str]:
     synonyms) and the content words of the first sentence of its description."""
     every = words_of(tool)
     named = [w for w in every if w not in GENERIC_TOOL_WORDS]
-    verbs = [w for w in every if meaning(w).startswith("class:")]  # "modify", "update": weak but real
+    verbs = [w for w in every if w in GENERIC_VERBS]  # "modify", "update": weak but real
     words = [*named, *verbs, *(s for w in named for s in TOOL_SYNONYMS.get(w, ()))]
     first = re.split(r"(?<=[.!?])\s", description.strip(), maxsplit=1)[0] if description else ""
     words += [w for w in words_of(first) if _telling(w)]
@@ -106,6 +111,16 @@ def message_meanings(message: str) -> frozenset[str]:
     return frozenset(phrase_meanings([w for raw in _RAW.findall(message) for w in words_of(raw)]))
 
 
+def focus(message: str) -> tuple[str, str]:
+    """(the sentences that ask for the approval, the sentence before each): where a long message names
+    the change it proposes ("…the refund goes to your card. Shall I process the return?")."""
+    from taue.simulator.understanding import is_question
+
+    parts = sentences(message)
+    picked = [i for i, s in enumerate(parts) if is_question(s)]
+    return " ".join(parts[i] for i in picked), " ".join(parts[i - 1] for i in picked if i > 0)
+
+
 def key_values(target: Target) -> list[Any]:
     return [value for value in target.arguments.values() if not isinstance(value, dict | list)]
 
@@ -130,19 +145,24 @@ def proposed_goals(
 ) -> list[Goal]:
     """The open goals a confirmation request proposes (see the module docstring)."""
     words = tokens(message)
-    meanings = message_meanings(message)
+    asked, before = focus(message)
+    parts = (message_meanings(asked), message_meanings(before), message_meanings(message))
     conflict = conflicting_ids(words, known_values)
-    scores: dict[str, tuple[int, int]] = {}
+    actions = {
+        id(c): _weighted_actions(c, (descriptions or {}).get(c.target.tool, "")) for c in candidates
+    }
+    spread = Counter(m for weights in actions.values() for m in weights)
+    scores: dict[str, tuple[float, ...]] = {}
     for candidate in candidates:
         goal, target = candidate.goal, candidate.target
-        actions = action_words(target.tool, (descriptions or {}).get(target.tool, ""))
-        acted = len(meanings & (actions | request_actions(goal.request)))
-        if not acted:
+        weights = {m: w / spread[m] for m, w in actions[id(candidate)].items()}
+        if not parts[2] & weights.keys():
             continue
         values = [*key_values(target), *request_entities(goal.request)]
         valued = sum(1 for value in dict.fromkeys(map(str, values)) if contains(words, value))
         if valued or not conflict:
-            scores[goal.id] = max(scores.get(goal.id, (0, 0)), (valued, acted))
+            score = (valued, *(round(sum(weights[m] for m in part & weights.keys()), 6) for part in parts))
+            scores[goal.id] = max(scores.get(goal.id, (0.0,) * 4), score)
     if not scores:
         return []
     best = max(scores.values())
@@ -151,3 +171,15 @@ def proposed_goals(
         if scores.get(candidate.goal.id) == best:
             chosen.setdefault(candidate.goal.id, candidate.goal)
     return list(chosen.values())
+
+
+def _weighted_actions(candidate: Candidate, description: str) -> dict[str, float]:
+    """A write's action meanings with weights: the verb its tool's name starts with counts double
+    (unless it is a generic one such as "modify"); shared meanings are divided among the candidates
+    that have them (`proposed_goals`), so that what sets one write apart decides."""
+    tool = candidate.target.tool
+    weights = dict.fromkeys(action_words(tool, description) | request_actions(candidate.goal.request), 1.0)
+    head = words_of(tool)[:1]
+    if head and head[0] not in GENERIC_TOOL_WORDS:
+        weights[meaning(head[0])] = 2.0
+    return weights

@@ -200,6 +200,8 @@ class ScriptedUser:
             parts.append(self._answer_proposal(outcome.proposed))
         elif reading.lookup_offers:
             parts.append(self.voice.yes_look())
+        elif reading.handover_offers and not self.goals.all_settled:
+            parts.append(self.voice.stay())
         if reading.open_questions and not (answers or reading.asks_confirmation or reading.verifies):
             parts.append(self.voice.which_details())
         if distressed:

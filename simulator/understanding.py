@@ -73,6 +73,11 @@ REQUEST_PHRASES = (
     "yes or no",
     "reply yes",
 )
+INFO_REQUESTS = ("need to know", "need your", "need the", "let me know the", "let me know which", "let me know your")
+HANDOVER_PHRASES = ("human agent", "human representative", "live agent", "transfer you", "connect you with")
+"""An offer to hand the user over to a person: no goal of the user's, never a proposal of one."""
+_WH_CHOICE = re.compile(r"\b(how|what|which|when|where)\b (you|you'd|would|do|should|to)\b")
+"""'…how you'd like to proceed', 'what you would like to change': the user chooses, nothing is proposed."""
 POLITE_REQUEST = re.compile(r"(?:^|:\s*)your\b[^.?!]*,?\s*please[.!]?$", re.IGNORECASE)
 """"Your order number, please." / "One more thing: your email, please.": a request without a verb."""
 OFFER_LEADS = ("can i", "could i", "may i", "if i", "let me", "i could", "i can", "should i", "shall i")
@@ -314,7 +319,7 @@ def _has(text: str, phrases: Iterable[str]) -> bool:
     return any(phrase in text for phrase in phrases)
 
 
-def _is_question(sentence: str) -> bool:
+def is_question(sentence: str) -> bool:
     text = normalise(sentence)
     lowered = text.rstrip(" *_\"')")
     return lowered.endswith("?") or _has(text, REQUEST_PHRASES) or bool(POLITE_REQUEST.search(lowered))
@@ -341,6 +346,8 @@ class Reading:
     """Open offers of help asked as questions ("Anything else?", "How can I help?")."""
     statement_offers: int = 0
     """Open offers said as statements ("Let me know if you need anything else.")."""
+    handover_offers: int = 0
+    """Offers to hand the user over to a person ("Would you like me to transfer you to a human agent?")."""
     lookup_offers: int = 0
     """Offers to look something up ("Would you like me to check your order?"): no write proposed."""
     identity_questions: int = 0
@@ -387,13 +394,13 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
     )
     previous = ""
     for sentence in sentences(message):
-        if not _is_question(sentence):
+        if not is_question(sentence):
             _read_statement(sentence, reading)
             previous = normalise(sentence)
             continue
         reading.questions.append(sentence)
         question = normalise(sentence)
-        if previous and _bare_offer(question) and _offers_lookup(f"{previous} {question}"):
+        if previous and _bare_offer(question) and _offers_lookup(previous, OFFER_LEADS):
             reading.lookup_offers += 1  # "I can pull up your order. Want me to?"
         else:
             _read_question(question, book, reading)
@@ -437,9 +444,9 @@ def _bare_offer(question: str) -> bool:
     return _opens_with_proposal(question) and len(content_words(question)) <= 1
 
 
-def _offers_lookup(question: str) -> bool:
+def _offers_lookup(question: str, leads: tuple[str, ...] = (*PROPOSAL_PHRASES, *OFFER_LEADS)) -> bool:
     """ "Can I check your order?", "Would you like me to look up …": an offer to find something out."""
-    verb = _proposed_verb(question, (*PROPOSAL_PHRASES, *OFFER_LEADS))
+    verb = _proposed_verb(question, leads)
     return verb is not None and is_lookup(verb) and verb not in ("confirm", "have", "know")
 
 
@@ -460,12 +467,18 @@ def _confirms(question: str, reading: Reading) -> None:
         reading.asks_confirmation = True
 
 
+def _requests(question: str) -> bool:
+    """A question that asks for information ("please provide …", "what is …", "I need to know …")."""
+    words = _WORD.findall(question)
+    return _is_wh_question(question) or _has(question, INFO_REQUESTS) or any(w in REQUEST_VERBS for w in words)
+
+
 def _proposes_change(question: str) -> bool:
     """A question that offers to change something: a proposal phrase near its start ("Shall I…"),
     an imperative verb of change ("Cancel reservation ABC123?"), or a yes/no check ("(yes/no)", "is
     that okay", "do you want to…") holding a verb of change."""
     words = _WORD.findall(question)
-    if not words or words[0] in WH_WORDS:
+    if not words or words[0] in WH_WORDS or _WH_CHOICE.search(question):
         return False
     if _opens_with_proposal(question) or (_changes(words[0]) and is_verb(words[0])):
         return True
@@ -489,6 +502,12 @@ def _read_question(question: str, book: FactBook, reading: Reading) -> None:
         reading.choices.append(picked)
     elif _offers_lookup(question):
         reading.lookup_offers += 1
+    elif _has(question, HANDOVER_PHRASES):
+        reading.handover_offers += 1
+    elif named and not stated and _requests(question) and not _asks_which_of_unknown(question, named, book):
+        known = [n for n in named if n in book.known]
+        reading.asked_by_question.append(known or named)
+        reading.requested.extend(n for n in named if n not in reading.requested)
     elif _proposes_change(question):
         _confirms(question, reading)
     elif stated:
