@@ -126,8 +126,8 @@ def _telegraphic_claim(words: list[str]) -> Claim:
     if any(w in NEGATIONS or w.endswith("n't") for w in words):
         return Claim.NONE
     for index, word in enumerate(words):
-        if not (meaning(word).startswith("class:") and is_past_form(word)):
-            continue
+        if index not in (0, len(words) - 1) or not (meaning(word).startswith("class:") and is_past_form(word)):
+            continue  # a headline's verb opens or closes it; "airline cancelled flight" is a story
         before = words[max(0, index - WINDOW) : index]
         if _free(words, index) and not any(w in BLOCKERS for w in before):
             return Claim.WEAK
@@ -160,9 +160,18 @@ def _state_passive(words: list[str]) -> Claim:
             and meaning(participle).startswith("class:")
             and is_past_form(participle)
             and _free(words, index)
+            and _owned(words[:index])
         ):
             return Claim.WEAK
     return Claim.NONE
+
+
+def _owned(subject: list[str]) -> bool:
+    """The subject of "is cancelled" is the customer's thing ("your booking", "ABC123", "it"), not a
+    rule ("compensation is provided as a certificate")."""
+    return bool(subject) and (
+        "your" in subject[-3:] or subject[-1] in ("it", "everything", "all", "both") or _ID.match(subject[-1])
+    )
 
 
 def _perfect_passive(words: list[str]) -> Claim:
@@ -171,12 +180,18 @@ def _perfect_passive(words: list[str]) -> Claim:
         if word in ("was", "were") and nxt in PASSIVE_MARKERS and index + 2 < len(words):
             participle = words[index + 2]
         elif word == "been" and index > 0 and words[index - 1] in ("has", "have"):
-            participle = nxt
+            participle = words[index + 2] if nxt in PASSIVE_MARKERS and index + 2 < len(words) else nxt
         else:
             continue
-        if is_past_form(participle) and not is_lookup(participle) and _free(words, index - 1):
+        if _changes(participle) and _free(words, index - 1):
             return Claim.STRONG
     return Claim.NONE
+
+
+def _changes(participle: str) -> bool:
+    """A participle of a verb of change ("moved", "cancelled", "processed"), not of finding out
+    ("located") or of what happens to an order anyway ("delivered")."""
+    return is_past_form(participle) and not is_lookup(participle) and meaning(participle).startswith("class:")
 
 
 def _phrase_claim(words: list[str]) -> Claim:
@@ -193,6 +208,9 @@ def _phrase_claim(words: list[str]) -> Claim:
     return Claim.NONE
 
 
+QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+"""Quoted options ('"airline cancelled flight"') are not the agent's words."""
+_ID = re.compile(r"^(?=.*\d)[a-z0-9_#\-]{4,}$")
 _CLAUSE = re.compile(r"[;:,()\[\]—–]|\s-\s")
 
 
@@ -203,7 +221,7 @@ def claim(sentence: str) -> Claim:
 
 
 def _clause_claim(clause: str) -> Claim:
-    words = _words(clause)
-    if not words:
-        return Claim.NONE
+    words = _words(QUOTED.sub(" ", clause))
+    if not words or any(is_lookup(w) and is_past_form(w) for w in words):
+        return Claim.NONE  # "I have successfully authenticated you": finding out, however it went
     return max(_phrase_claim(words), _passive_claim(words), _subject_claim(words), _telegraphic_claim(words))

@@ -26,6 +26,7 @@ STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
 """Words that never name a fact; dropped before fact names are matched."""
 
 _PAYMENT = ("payment method", "which card", "which payment", "pay with", "how would you like to pay")
+_PAYMENT += ("refund to", "refund method", "refunded to", "refund go")
 _REFUND = ("refund to", "refund go", "refund method", "refunded to", "which card", "payment method")
 _REASON = ("reason", "why you want", "why do you want", "why would you like")
 FACT_ALIASES: dict[str, tuple[str, ...]] = {
@@ -55,7 +56,7 @@ FACT_ALIASES: dict[str, tuple[str, ...]] = {
     "product_id": ("product id",),
     "dob": ("date of birth", "birth date", "birthday", "dob"),
     "date_of_birth": ("date of birth", "birth date", "birthday", "dob"),
-    "full_name": ("full name", "your name", "first name", "last name", "first and last name", "name on"),
+    "full_name": ("full name", "name", "first name", "last name", "first and last name", "name on"),
     "ssn_last_four": ("ssn", "social security", "last four"),
     "total_baggages": ("how many bags", "number of bags", "total bags", "total baggage", "checked bags"),
     "nonfree_baggages": ("non-free bags", "nonfree bags", "paid bags", "bags to pay for"),
@@ -64,8 +65,8 @@ FACT_ALIASES: dict[str, tuple[str, ...]] = {
     "refund_reason": ("reason for the refund", *_REASON),
     "dispute_reason": ("reason for the dispute", *_REASON),
     "reason": ("reason for", "why you want", "why do you want"),
-    "first_name": ("first name", "given name"),
-    "last_name": ("last name", "surname", "family name"),
+    "first_name": ("first name", "given name", "name"),
+    "last_name": ("last name", "surname", "family name", "name"),
     "passenger_name": ("passenger name", "passenger's name", "name of the passenger"),
     "student_number": ("student number", "student id"),
 }
@@ -204,8 +205,8 @@ def best_guess(question: str, book: FactBook) -> str | None:
 def choice(question: str, book: FactBook) -> tuple[str, str] | None:
     """For "…, A or B?": the option a known fact's value names, with that fact; None when no single
     option fits (or the question offers no options)."""
-    if " or " not in question:
-        return None
+    if " or " not in question or re.search(r"\byes,? or no\b", question):
+        return None  # "Please reply yes or no." chooses nothing
     options = [o.strip(" ?.!") for o in re.split(r",|\bor\b|:", question)]
     scores: list[tuple[int, int, str]] = []
     for index, option in enumerate(options[1:], start=1):

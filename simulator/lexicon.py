@@ -52,6 +52,7 @@ VERB_CLASSES: tuple[frozenset[str], ...] = tuple(
         "increase raise extend",
         "decrease lower reduce",
         "escalate prioritize prioritise expedite",
+        "process complete finalize finalise execute initiate place handle fulfil fulfill",
     )
 )
 LOOKUP_VERBS = wordset(

@@ -49,7 +49,7 @@ TOOL_SYNONYMS: dict[str, tuple[str, ...]] = {
     "baggages": ("bag", "luggage", "suitcase"),
     "baggage": ("bag", "luggage", "suitcase"),
     "passengers": ("passenger", "traveller", "traveler", "name", "birth"),
-    "flights": ("flight", "date", "cabin", "rebook", "move"),
+    "flights": ("flight", "date", "cabin", "rebook", "move", "upgrade", "downgrade", "class"),
     "certificate": ("voucher", "compensation", "credit"),
     "payment": ("pay", "charge"),
     "address": ("ship", "shipping", "deliver"),

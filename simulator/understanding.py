@@ -25,8 +25,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from taue.simulator.claims import Claim, claim
-from taue.simulator.facts import FactBook, best_guess, choice, content_words, facts_named
+from taue.simulator.claims import QUOTED, Claim, claim
+from taue.simulator.facts import FactBook, best_guess, choice, content_words, facts_named, same_word
 from taue.simulator.lexicon import is_lookup, is_verb, meaning, phrase_meanings
 from taue.simulator.markup import sentences
 
@@ -72,11 +72,27 @@ REQUEST_PHRASES = (
     "(y/n)",
     "yes or no",
     "reply yes",
+    "once you confirm",
+    "once confirmed",
 )
+WISH_PHRASES = ("confirm if you", "confirm that you", "confirm whether you", "if you would like to")
+WISH_PHRASES += ("would you like to", "once you confirm", "once confirmed", "i'll proceed", "i will proceed")
+"""A fact request that also asks to go ahead ("Please confirm if you want to cancel it and give the
+reason"): the user answers the facts and approves the change."""
 INFO_REQUESTS = ("need to know", "need your", "need the", "let me know the", "let me know which", "let me know your")
 HANDOVER_PHRASES = ("human agent", "human representative", "live agent", "transfer you", "connect you with")
 """An offer to hand the user over to a person: no goal of the user's, never a proposal of one."""
-_WH_CHOICE = re.compile(r"\b(how|what|which|when|where)\b (you|you'd|would|do|should|to)\b")
+_BACK = re.compile(r"\b(those|these|them|the above|that information|those details|this information)\b")
+_CONFIRM_THE = re.compile(
+    r"\b(confirm|specify|verify) (the|your) (?!following|details|above|change|information|order details)"
+)
+"""'Please confirm the reason …' asks for a fact; 'please confirm the following details' reads back."""
+_PURPOSE = re.compile(
+    r"\b(so (that )?(i|we) can|in order to|to help me|to (locate|find|identify|access)) [^,;]*"
+    r"|\b(for|of|from) (the|which|an?) [^,?]*?\b(you|you'd) (want|wish|would like|'d like|need)\b[^,;]*"
+)
+"""A purpose clause ("…so I can locate your user ID"): the facts it names are not asked for."""
+_WH_CHOICE = re.compile(r"\b(how|what|which|when|where)\b( \w+)? (you|you'd|would|do|should|to)\b")
 """'…how you'd like to proceed', 'what you would like to change': the user chooses, nothing is proposed."""
 POLITE_REQUEST = re.compile(r"(?:^|:\s*)your\b[^.?!]*,?\s*please[.!]?$", re.IGNORECASE)
 """"Your order number, please." / "One more thing: your email, please.": a request without a verb."""
@@ -104,6 +120,7 @@ PROPOSAL_PHRASES = (
     "go ahead",
 )
 PROPOSAL_LEAD = 25
+LOOKUP_LEAD = 40
 """A proposal phrase this close to the start of a question makes it a proposal even if it names facts."""
 CONFIRMATION_PHRASES = (
     "is that correct",
@@ -191,11 +208,10 @@ REFUSALS = (
     "not be allowed",
     "have to decline",
     "must decline",
-    "unfortunately not",
+
     "non-refundable",
     "nonrefundable",
     "not refundable",
-    "no longer",
     "is not an option",
 )
 REASON_MARKERS = (
@@ -400,10 +416,15 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
             continue
         reading.questions.append(sentence)
         question = normalise(sentence)
+        if previous and _bare_offer(question) and _has(previous, HANDOVER_PHRASES):
+            reading.handover_offers += 1  # "I can transfer you to a human agent. Want me to?"
+            continue
         if previous and _bare_offer(question) and _offers_lookup(previous, OFFER_LEADS):
             reading.lookup_offers += 1  # "I can pull up your order. Want me to?"
-        else:
-            _read_question(question, book, reading)
+            continue
+        if previous and _BACK.search(question) and not facts_named(question, book.names):
+            question = f"{previous} {question}"  # "… your name and zip code. Could you provide those?"
+        _read_question(question, book, reading)
         previous = ""
     reading.facts_asked = list(dict.fromkeys(n for names in reading.asked_by_question for n in names))
     return reading
@@ -411,7 +432,7 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
 
 def _read_statement(sentence: str, reading: Reading) -> None:
     reading.statements.append(sentence)
-    lowered = expand(normalise(sentence))
+    lowered = expand(normalise(QUOTED.sub(" ", sentence)))
     refusing = _has(lowered, REFUSALS)
     claimed = Claim.NONE if refusing else claim(sentence)  # "I can't: it was already completed"
     reading.claim = max(reading.claim, claimed)
@@ -445,8 +466,10 @@ def _bare_offer(question: str) -> bool:
 
 
 def _offers_lookup(question: str, leads: tuple[str, ...] = (*PROPOSAL_PHRASES, *OFFER_LEADS)) -> bool:
-    """ "Can I check your order?", "Would you like me to look up …": an offer to find something out."""
-    verb = _proposed_verb(question, leads)
+    """ "Can I check your order?", "Would you like me to look up …": an offer to find something out,
+    made at the start of the question ("…so that I can look it up" asks for something else)."""
+    early = [p for p in leads if 0 <= question.find(p) < LOOKUP_LEAD]
+    verb = _proposed_verb(question, early)
     return verb is not None and is_lookup(verb) and verb not in ("confirm", "have", "know")
 
 
@@ -467,10 +490,32 @@ def _confirms(question: str, reading: Reading) -> None:
         reading.asks_confirmation = True
 
 
-def _requests(question: str) -> bool:
-    """A question that asks for information ("please provide …", "what is …", "I need to know …")."""
+def _changes_anything(question: str) -> bool:
     words = _WORD.findall(question)
-    return _is_wh_question(question) or _has(question, INFO_REQUESTS) or any(w in REQUEST_VERBS for w in words)
+    return any(_changes(w) for w in words) or bool(_phrasal_change(words))
+
+
+def _which_fact(question: str, book: FactBook) -> list[str]:
+    """ "Which order …?", "which item you'd like to change": the fact whose name starts with the noun
+    after "which" (the one the user knows first)."""
+    found = re.search(r"\bwhich (\w+)", question)
+    if found is None:
+        return []
+    noun = found.group(1)
+    named = [n for n in book.names if same_word(noun, n.replace("_", " ").split()[0])]
+    return sorted(named, key=lambda n: n not in book.known)[:1]
+
+
+def _requests(question: str) -> bool:
+    """A question that asks for information ("please provide …", "which order …", "please confirm the
+    reason …")."""
+    words = _WORD.findall(question)
+    return (
+        any(w in WH_WORDS for w in words)
+        or _has(question, INFO_REQUESTS)
+        or any(w in REQUEST_VERBS for w in words)
+        or bool(_CONFIRM_THE.search(question))
+    )
 
 
 def _proposes_change(question: str) -> bool:
@@ -495,7 +540,7 @@ def _phrasal_change(words: list[str]) -> set[str]:
 
 
 def _read_question(question: str, book: FactBook, reading: Reading) -> None:
-    named = facts_named(question, book.names)
+    named = facts_named(_PURPOSE.sub("", question), book.names) or _which_fact(question, book)
     picked = choice(question, book)
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
     if picked is not None:
@@ -508,6 +553,8 @@ def _read_question(question: str, book: FactBook, reading: Reading) -> None:
         known = [n for n in named if n in book.known]
         reading.asked_by_question.append(known or named)
         reading.requested.extend(n for n in named if n not in reading.requested)
+        if _has(question, WISH_PHRASES) and _changes_anything(question):
+            _confirms(question, reading)  # "To proceed with cancelling it, please confirm the reason"
     elif _proposes_change(question):
         _confirms(question, reading)
     elif stated:
@@ -539,7 +586,9 @@ def _yes_no(question: str) -> bool:
     return words[0] in AUXILIARIES or (len(words) <= 2 and words[0] in YES_NO_WORDS)
 
 
-REQUEST_VERBS = frozenset({"provide", "share", "tell", "send", "give", "spell", "enter", "type", "remind"})
+REQUEST_VERBS = frozenset(
+    {"provide", "share", "tell", "send", "give", "spell", "enter", "type", "remind", "specify"}
+)
 
 
 def _guess(question: str, book: FactBook, reading: Reading) -> bool:
@@ -550,7 +599,8 @@ def _guess(question: str, book: FactBook, reading: Reading) -> bool:
     if guess:
         reading.guessed.append(guess)
         return True
-    if _has(question, IDENTITY_PHRASES) or _has(question, PROPOSAL_PHRASES + CONFIRMATION_PHRASES):
+    choosing = _WH_CHOICE.search(question)  # "let me know how you'd like to proceed"
+    if not choosing and (_has(question, IDENTITY_PHRASES) or _has(question, PROPOSAL_PHRASES + CONFIRMATION_PHRASES)):
         return False
     reading.open_questions += 1
     return True
@@ -562,7 +612,8 @@ def _asks_which_of_unknown(question: str, named: list[str], book: FactBook) -> b
 
 
 def _is_wh_question(question: str) -> bool:
-    return any(word in WH_WORDS for word in _WORD.findall(question)[:2])
+    """A wh-word near the start ("Which trip …", "Please let me know which order …")."""
+    return any(word in WH_WORDS for word in _WORD.findall(question)[:6])
 
 
 def contains_all(message: str, evidence: list[str]) -> bool:
