@@ -220,8 +220,20 @@ def claim(sentence: str) -> Claim:
     return max((_clause_claim(clause) for clause in _CLAUSE.split(sentence)), default=Claim.NONE)
 
 
+def _finds_out(words: list[str]) -> bool:
+    """The clause reports finding something out ("I have located your order", "it was verified"),
+    not a change; a lookup word used otherwise ("the checked bags") does not count."""
+    return any(
+        is_lookup(word) and is_past_form(word) and index and words[index - 1] in REPORTERS
+        for index, word in enumerate(words)
+    )
+
+
+REPORTERS = SUBJECTS | {"have", "has", "had", "been", "successfully", "just", "already", "was", "were"}
+
+
 def _clause_claim(clause: str) -> Claim:
     words = _words(QUOTED.sub(" ", clause))
-    if not words or any(is_lookup(w) and is_past_form(w) for w in words):
+    if not words or _finds_out(words):
         return Claim.NONE  # "I have successfully authenticated you": finding out, however it went
     return max(_phrase_claim(words), _passive_claim(words), _subject_claim(words), _telegraphic_claim(words))

@@ -178,14 +178,24 @@ PHRASAL = {
 """Phrasal verbs and the verb they mean ("call off the booking" cancels it)."""
 
 
+CHANGE_FAMILY = ("change", "move", "swap", "upgrade", "downgrade", "increase", "decrease")
+"""Verbs that all change something in place: a write named "modify" or "update" is proposed by any."""
+
+
 def phrase_meanings(words: list[str]) -> set[str]:
-    """The meanings of a run of words, phrasal verbs included ("called off" -> the cancel class)."""
+    """The meanings of a run of words, phrasal verbs included ("called off" -> the cancel class); a
+    verb of the change family also means "change" ("move the booking" changes it)."""
     found = {meaning(w) for w in words if len(w) > 1}
     for first, second in zip(words, words[1:], strict=False):
         verb = PHRASAL.get((lemma(first), second.lower()))
         if verb is not None:
             found.add(meaning(verb))
+    if found & _FAMILY:
+        found.add(meaning("change"))
     return found
+
+
+_FAMILY = frozenset(meaning(word) for word in CHANGE_FAMILY)
 
 
 def is_lookup(word: str) -> bool:

@@ -83,7 +83,8 @@ def _joined(blocks: list[Block]) -> list[str]:
             items.append(blocks[index].text.rstrip(" ;,"))
             index += 1
         if items and not all(item.endswith("?") for item in items):
-            closing = "?" if _ASKING.search(block.text) else "."
+            last = re.split(r"(?<=[.?!])\s+", block.text.strip())[-1]
+            closing = "?" if _ASKING.search(last) else "."
             lines.append(f"{block.text} {LIST_JOIN.join(i.rstrip('.?') for i in items)}{closing}")
         else:
             lines.extend([block.text, *items])
