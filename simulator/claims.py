@@ -72,6 +72,13 @@ BLOCKERS = wordset(
 headline report."""
 PASSIVE_MARKERS = frozenset({"successfully", "just", "now"})
 AUXILIARIES = frozenset({"be", "have", "do"})
+NOT_HEADLINES = wordset("given based provided compared considering attached included")
+PREPOSITIONS = [[p] for p in ("on", "at", "for", "by", "with", "to", "from", "in", "as", "via")]
+SAYING = wordset(
+    "agree discuss mention say tell ask decide speak talk explain hear try want need like hope wish think "
+    "believe expect assume mean understand apologize apologise note"
+)
+"""Verbs of saying and thinking: "as we agreed", "I mentioned" report no change."""
 _CONTRACTIONS = {
     "i've": "i have",
     "we've": "we have",
@@ -128,6 +135,8 @@ def _telegraphic_claim(words: list[str]) -> Claim:
     for index, word in enumerate(words):
         if index not in (0, len(words) - 1) or not (meaning(word).startswith("class:") and is_past_form(word)):
             continue  # a headline's verb opens or closes it; "airline cancelled flight" is a story
+        if lemma(word) == word or word in NOT_HEADLINES or words[index + 1 : index + 2] in PREPOSITIONS:
+            continue  # "Dumbbell Set", "Given the details", "Scheduled for May 5", "Paid with Visa"
         before = words[max(0, index - WINDOW) : index]
         if _free(words, index) and not any(w in BLOCKERS for w in before):
             return Claim.WEAK
@@ -140,7 +149,7 @@ def _subject_claim(words: list[str]) -> Claim:
         if word not in SUBJECTS or not _free(words, index):
             continue
         verb = _reported_verb(words, index)
-        if verb is None or is_lookup(verb):
+        if verb is None or is_lookup(verb) or lemma(verb) in SAYING:
             continue
         best = max(best, Claim.STRONG if _change_verb(verb) else Claim.WEAK)
     return best
@@ -161,6 +170,7 @@ def _state_passive(words: list[str]) -> Claim:
             and is_past_form(participle)
             and _free(words, index)
             and _owned(words[:index])
+            and words[index + 2 : index + 3] != ["to"]  # "it is set to be paid with Visa"
         ):
             return Claim.WEAK
     return Claim.NONE

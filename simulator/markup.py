@@ -82,7 +82,7 @@ def _joined(blocks: list[Block]) -> list[str]:
         while index < len(blocks) and blocks[index].item:
             items.append(blocks[index].text.rstrip(" ;,"))
             index += 1
-        if items and not all(item.endswith("?") for item in items):
+        if items and not all(item.endswith("?") for item in items) and not all(map(_is_data, items)):
             last = re.split(r"(?<=[.?!])\s+", block.text.strip())[-1]
             closing = "?" if _ASKING.search(last) else "."
             lines.append(f"{block.text} {LIST_JOIN.join(i.rstrip('.?') for i in items)}{closing}")
@@ -91,15 +91,25 @@ def _joined(blocks: list[Block]) -> list[str]:
     return lines
 
 
+def _is_data(item: str) -> bool:
+    """ "Order ID: #W123", "Refund method: PayPal": a list item that reads data back (a line of its own),
+    not a thing asked for ("Your email")."""
+    return bool(_DATA.search(item))
+
+
+_DATA = re.compile(r"^[^:]{1,40}:\s*\S|\([^)]*:\s*\S[^)]*\)|\s[-–—]\s")
+
+
 def _with_back_references(blocks: list[Block]) -> list[Block]:
     merged: list[Block] = []
     for block in blocks:
         items: list[Block] = []
-        while merged and merged[-1].item and not merged[-1].text.endswith("?"):
+        while merged and merged[-1].item and not merged[-1].text.endswith("?") and not _is_data(merged[-1].text):
             items.insert(0, merged.pop())
-        if items and not block.item and block.text.endswith("?") and _BACK_REFERENCE.search(block.text):
+        asks = block.text.endswith("?") or _ASKING.search(block.text)
+        if items and not block.item and asks and _BACK_REFERENCE.search(block.text):
             listed = LIST_JOIN.join(i.text.rstrip(".") for i in items)
-            merged.append(Block(f"{block.text[:-1]}: {listed}?"))
+            merged.append(Block(f"{block.text.rstrip('.?!')}: {listed}?"))
         else:
             merged.extend([*items, block])
     return merged

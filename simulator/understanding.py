@@ -143,6 +143,12 @@ CONFIRMATION_PHRASES = (
     "is it okay",
     "sound good",
     "sounds good",
+    "reply yes",
+    "reply with yes",
+    "respond with yes",
+    "say yes",
+    "confirm:",
+    "once you confirm",
     "does that work",
     "shall i",
     "should i",
@@ -301,7 +307,9 @@ PLANS += (" to do that", " i'm going to", " i am going to", " here is the change
 """A statement of what the agent would do: a plan, not information."""
 _PLAN = re.compile("|".join(PLANS))
 _VALUE = re.compile(r"\d|\$")
-WH_WORDS = frozenset({"which", "what", "when", "where", "who", "whom", "whose", "how", "why"})
+WH_WORDS = frozenset(
+    {"which", "what", "when", "where", "who", "whom", "whose", "how", "why", "what's", "where's", "who's"}
+)
 AUXILIARIES = frozenset(
     {"is", "are", "was", "do", "does", "did", "would", "could", "can", "shall", "should", "will", "may"}
     | {"might", "must", "have", "has", "isn't", "aren't", "don't", "doesn't", "won't", "wouldn't"}
@@ -460,6 +468,15 @@ def _proposed_verb(question: str, phrases: Iterable[str] = PROPOSAL_PHRASES) -> 
     return None
 
 
+def _subordinate(question: str, lead: str) -> bool:
+    """ "Before I can look into this, …", "so I can check": the lead is not an offer."""
+    before = _WORD.findall(question[: question.find(lead)])[-2:]
+    return any(word in SUBORDINATORS for word in before)
+
+
+SUBORDINATORS = frozenset({"before", "so", "once", "after", "until", "that", "where", "when", "as"})
+
+
 def _bare_offer(question: str) -> bool:
     """A proposal that names nothing ("Want me to?", "Shall I?"): it is about the sentence before."""
     return _opens_with_proposal(question) and len(content_words(question)) <= 1
@@ -468,7 +485,7 @@ def _bare_offer(question: str) -> bool:
 def _offers_lookup(question: str, leads: tuple[str, ...] = (*PROPOSAL_PHRASES, *OFFER_LEADS)) -> bool:
     """ "Can I check your order?", "Would you like me to look up …": an offer to find something out,
     made at the start of the question ("…so that I can look it up" asks for something else)."""
-    early = [p for p in leads if 0 <= question.find(p) < LOOKUP_LEAD]
+    early = [p for p in leads if 0 <= question.find(p) < LOOKUP_LEAD and not _subordinate(question, p)]
     verb = _proposed_verb(question, early)
     return verb is not None and is_lookup(verb) and verb not in ("confirm", "have", "know")
 

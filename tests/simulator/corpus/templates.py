@@ -270,7 +270,7 @@ CLAIMS = [
     "Your {obj} ({keys}) is now in place.",
 ]
 NOT_CLAIMS = [
-    ("I'll {change} once you confirm.", {}),
+    ("I'm going to {change} later today, as we agreed.", {}),
     ("I couldn't {change} because of a system problem.", {}),
     ("I have found your {thing}.", {"information": True}),
     ("Once I {change}, you will get an email.", {}),
