@@ -83,6 +83,8 @@ INFO_REQUESTS = ("need to know", "need your", "need the", "let me know the", "le
 HANDOVER_PHRASES = ("human agent", "human representative", "live agent", "transfer you", "connect you with")
 """An offer to hand the user over to a person: no goal of the user's, never a proposal of one."""
 _BACK = re.compile(r"\b(those|these|them|the above|that information|those details|this information)\b")
+_VAGUE = re.compile(r"\b(any (specific|other|particular)|such as)\b")
+"""A question offering nothing in particular ("any specific action, such as a return?")."""
 _CONFIRM_THE = re.compile(
     r"\b(confirm|specify|verify) (the|your) (?!following|details|above|change|information|order details)"
 )
@@ -499,10 +501,13 @@ def _opens_with_proposal(question: str) -> bool:
 
 
 def _confirms(question: str, reading: Reading) -> None:
-    """A proposal or yes/no check: a lookup offer when what it offers is to find something out."""
+    """A proposal or yes/no check: a lookup offer when what it offers is to find something out, an
+    open question when it offers nothing in particular ("any other changes, such as …?")."""
     verb = _proposed_verb(question)
     if verb is not None and is_lookup(verb) and verb not in ("confirm", "verify"):
         reading.lookup_offers += 1
+    elif _VAGUE.search(question):
+        reading.open_questions += 1
     else:
         reading.asks_confirmation = True
 
