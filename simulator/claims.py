@@ -133,7 +133,9 @@ def _telegraphic_claim(words: list[str]) -> Claim:
     if any(w in NEGATIONS or w.endswith("n't") for w in words):
         return Claim.NONE
     for index, word in enumerate(words):
-        if index not in (0, len(words) - 1) or not (meaning(word).startswith("class:") and is_past_form(word)):
+        if index not in (0, len(words) - 1) or not (
+            meaning(word).startswith("class:") and is_past_form(word)
+        ):
             continue  # a headline's verb opens or closes it; "airline cancelled flight" is a story
         if lemma(word) == word or word in NOT_HEADLINES or words[index + 1 : index + 2] in PREPOSITIONS:
             continue  # "Dumbbell Set", "Given the details", "Scheduled for May 5", "Paid with Visa"

@@ -211,7 +211,8 @@ class Report(BaseModel):
 
     def meets_targets(self) -> bool:
         return all(
-            self.scores[act].precision >= goal and self.scores[act].recall >= goal for act, goal in TARGETS.items()
+            self.scores[act].precision >= goal and self.scores[act].recall >= goal
+            for act, goal in TARGETS.items()
         )
 
 
@@ -284,9 +285,8 @@ def report_markdown(report: Report) -> str:
     ]
     for act, score in report.scores.items():
         target = f"≥ {TARGETS[act]:.0%}" if act in TARGETS else ""
-        lines.append(
-            f"| {act} | {score.precision:.1%} | {score.recall:.1%} | {score.tp} | {score.fp} | {score.fn} | {target} |"
-        )
+        counts = f"{score.tp} | {score.fp} | {score.fn}"
+        lines.append(f"| {act} | {score.precision:.1%} | {score.recall:.1%} | {counts} | {target} |")
     return "\n".join(lines)
 
 

@@ -82,7 +82,9 @@ def explain(message: str, task: Task, tools: Mapping[str, str] | None = None) ->
         facts_guessed=reading.guessed,
         verified=reading.verified,
         claim=reading.claim.name.lower(),
-        refusal=("with a reason" if reading.refusal_reasoned else "without a reason") if reading.refuses else "none",
+        refusal=("with a reason" if reading.refusal_reasoned else "without a reason")
+        if reading.refuses
+        else "none",
         proposed_goals=[g.id for g in proposed],
         goals=_matches(message, task, tools or {}),
         charges=turn.events,
@@ -120,7 +122,8 @@ def explanation_text(found: Explanation) -> str:
         f"task {found.task}",
         f"acts: {', '.join(found.acts) or 'none'}",
         f"questions: {len(found.questions)}",
-        f"facts asked: {', '.join(found.facts_asked) or '-'}; guessed: {', '.join(found.facts_guessed) or '-'}",
+        f"facts asked: {', '.join(found.facts_asked) or '-'}",
+        f"facts guessed: {', '.join(found.facts_guessed) or '-'}",
         f"completion claim: {found.claim}; refusal: {found.refusal}",
         f"proposal matched: {', '.join(found.proposed_goals) or '-'}",
     ]
@@ -129,6 +132,7 @@ def explanation_text(found: Explanation) -> str:
             f"  goal {match.goal} ({match.tool}): action hits {match.action_hits or '-'}, "
             f"value hits {match.value_hits or '-'}"
         )
-    lines.append(f"charges: {', '.join(found.charges) or 'none'} (patience {found.patience[0]:g} -> {found.patience[1]:g})")
+    before, after = found.patience
+    lines.append(f"charges: {', '.join(found.charges) or 'none'} (patience {before:g} -> {after:g})")
     lines.append(f"reply: {found.reply}")
     return "\n".join(lines)

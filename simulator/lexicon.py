@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 
@@ -186,7 +187,7 @@ def phrase_meanings(words: list[str]) -> set[str]:
     """The meanings of a run of words, phrasal verbs included ("called off" -> the cancel class); a
     verb of the change family also means "change" ("move the booking" changes it)."""
     found = {meaning(w) for w in words if len(w) > 1}
-    for first, second in zip(words, words[1:], strict=False):
+    for first, second in itertools.pairwise(words):
         verb = PHRASAL.get((lemma(first), second.lower()))
         if verb is not None:
             found.add(meaning(verb))

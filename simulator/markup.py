@@ -104,7 +104,9 @@ def _with_back_references(blocks: list[Block]) -> list[Block]:
     merged: list[Block] = []
     for block in blocks:
         items: list[Block] = []
-        while merged and merged[-1].item and not merged[-1].text.endswith("?") and not _is_data(merged[-1].text):
+        while (
+            merged and merged[-1].item and not merged[-1].text.endswith("?") and not _is_data(merged[-1].text)
+        ):
             items.insert(0, merged.pop())
         asks = block.text.endswith("?") or _ASKING.search(block.text)
         if items and not block.item and asks and _BACK_REFERENCE.search(block.text):

@@ -26,7 +26,6 @@ from typing import Any
 from taue.contracts.tasks import Goal, Target
 from taue.contracts.text import contains, tokens
 from taue.simulator.facts import STOP_WORDS
-from taue.simulator.markup import sentences
 from taue.simulator.lexicon import (
     LIGHT_VERBS,
     LOOKUP_VERBS,
@@ -36,6 +35,7 @@ from taue.simulator.lexicon import (
     words_of,
     wordset,
 )
+from taue.simulator.markup import sentences
 
 GENERIC_TOOL_WORDS = wordset(
     "update modify manage set get record create reservation order pending delivered user details medical "
@@ -148,9 +148,7 @@ def proposed_goals(
     asked, before = focus(message)
     parts = (message_meanings(asked), message_meanings(before), message_meanings(message))
     conflict = conflicting_ids(words, known_values)
-    actions = {
-        id(c): _weighted_actions(c, (descriptions or {}).get(c.target.tool, "")) for c in candidates
-    }
+    actions = {id(c): _weighted_actions(c, (descriptions or {}).get(c.target.tool, "")) for c in candidates}
     spread = Counter(m for weights in actions.values() for m in weights)
     scores: dict[str, tuple[float, ...]] = {}
     for candidate in candidates:

@@ -8,6 +8,7 @@ costs then recoveries, leave if patience is below zero, otherwise answer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -26,6 +27,15 @@ ALL_DONE = "That's everything I needed."
 NOTHING_MORE = "No, thank you, that's all I need."
 FALSE_CLAIM_LIMIT = 2
 """The user leaves at the second claim of completion that no confirmation backs."""
+
+
+FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|me|we|our|us)\b", re.IGNORECASE)
+
+
+def _in_own_words(reason: str) -> bool:
+    """A reason a customer would say ("I want to change my trip."), not a list of intent titles
+    ("Cancel an order. Exchange an item.")."""
+    return bool(FIRST_PERSON.search(reason))
 
 
 @dataclass
@@ -105,12 +115,12 @@ class ScriptedUser:
         return self.reply(turn.message, turn.notifications, turn.successful_calls)
 
     def opening(self) -> str:
-        """Feeling, the reason for the call, the first goal's request and the volunteered facts,
-        coloured by the condition."""
+        """Feeling, the reason for the call (when the scenario gives it in the customer's words), the
+        first goal's request and the volunteered facts, coloured by the condition."""
         facts = " ".join(state_fact(n, self.scenario.known_info[n]) for n in self.scenario.volunteered)
         first = self.scenario.goals[0]
         self.times_requested[first.id] = 1
-        reason = self.scenario.reason_for_call
+        reason = self.scenario.reason_for_call if _in_own_words(self.scenario.reason_for_call) else ""
         return self.voice.opening(" ".join(p for p in (reason, first.request, facts) if p))
 
     def reply(

@@ -79,7 +79,14 @@ WISH_PHRASES = ("confirm if you", "confirm that you", "confirm whether you", "if
 WISH_PHRASES += ("would you like to", "once you confirm", "once confirmed", "i'll proceed", "i will proceed")
 """A fact request that also asks to go ahead ("Please confirm if you want to cancel it and give the
 reason"): the user answers the facts and approves the change."""
-INFO_REQUESTS = ("need to know", "need your", "need the", "let me know the", "let me know which", "let me know your")
+INFO_REQUESTS = (
+    "need to know",
+    "need your",
+    "need the",
+    "let me know the",
+    "let me know which",
+    "let me know your",
+)
 HANDOVER_PHRASES = ("human agent", "human representative", "live agent", "transfer you", "connect you with")
 """An offer to hand the user over to a person: no goal of the user's, never a proposal of one."""
 _BACK = re.compile(r"\b(those|these|them|the above|that information|those details|this information)\b")
@@ -216,7 +223,6 @@ REFUSALS = (
     "not be allowed",
     "have to decline",
     "must decline",
-
     "non-refundable",
     "nonrefundable",
     "not refundable",
@@ -304,8 +310,25 @@ INFO_PHRASES = (
     " policy",
 )
 """Statement phrases that tell the user something (beside values: digits, amounts, ids)."""
-PLANS = (" i can (?!see|tell|confirm)", " i will ", " i'll ", " i would ", " i'd ", " let me ", " my proposal", " proposed", " next,")
-PLANS += (" to do that", " i'm going to", " i am going to", " here is the change", " here's the plan", " step ")
+PLANS = (
+    " i can (?!see|tell|confirm)",
+    " i will ",
+    " i'll ",
+    " i would ",
+    " i'd ",
+    " let me ",
+    " my proposal",
+    " proposed",
+    " next,",
+)
+PLANS += (
+    " to do that",
+    " i'm going to",
+    " i am going to",
+    " here is the change",
+    " here's the plan",
+    " step ",
+)
 """A statement of what the agent would do: a plan, not information."""
 _PLAN = re.compile("|".join(PLANS))
 _VALUE = re.compile(r"\d|\$")
@@ -447,14 +470,18 @@ def _read_statement(sentence: str, reading: Reading) -> None:
     claimed = Claim.NONE if refusing else claim(sentence)  # "I can't: it was already completed"
     reading.claim = max(reading.claim, claimed)
     if not (refusing or claimed or _PLAN.search(f" {lowered}")):
-        reading.informs = reading.informs or bool(_VALUE.search(sentence)) or _has(f" {lowered}", INFO_PHRASES)
+        reading.informs = (
+            reading.informs or bool(_VALUE.search(sentence)) or _has(f" {lowered}", INFO_PHRASES)
+        )
     if refusing:
         reading.refuses = True
     if _has(lowered, OPEN_OFFERS):
         reading.statement_offers += 1
     # A reason may come in the refusal ("…: it is past the deadline") or in a sentence of its own.
-    reading.refusal_reasoned = reading.refusal_reasoned or _has(f" {lowered} ", REASON_MARKERS) or bool(
-        refusing and _EXPLAINED.search(lowered)
+    reading.refusal_reasoned = (
+        reading.refusal_reasoned
+        or _has(f" {lowered} ", REASON_MARKERS)
+        or bool(refusing and _EXPLAINED.search(lowered))
     )
 
 
@@ -622,7 +649,9 @@ def _guess(question: str, book: FactBook, reading: Reading) -> bool:
         reading.guessed.append(guess)
         return True
     choosing = _WH_CHOICE.search(question)  # "let me know how you'd like to proceed"
-    if not choosing and (_has(question, IDENTITY_PHRASES) or _has(question, PROPOSAL_PHRASES + CONFIRMATION_PHRASES)):
+    if not choosing and (
+        _has(question, IDENTITY_PHRASES) or _has(question, PROPOSAL_PHRASES + CONFIRMATION_PHRASES)
+    ):
         return False
     reading.open_questions += 1
     return True

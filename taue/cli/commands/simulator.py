@@ -120,7 +120,9 @@ CORPUS_HELP = (
 
 @simulator_app.command("corpus-eval", help=CORPUS_HELP)
 def corpus_eval(
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report, misses included, as JSON.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report, misses included, as JSON.")
+    ] = False,
     split: Annotated[str, typer.Option(help="test, train or all.")] = "test",
     corpus: Annotated[Path | None, typer.Option(help="The corpus folder (default: the checkout's).")] = None,
     show: Annotated[int, typer.Option(min=0, help="Misses to print (text output).")] = 10,
@@ -144,7 +146,9 @@ def corpus_eval(
             typer.echo(f"... {len(report.misses) - show} more misses (--show N or --json)")
     left_out = sum(1 for e in entries if e.source == "recorded" and (split == "all" or e.split == split))
     if resolver.missing_data and left_out:
-        typer.echo(f"note: {left_out} recorded messages left out: no published data at {resolver.data}", err=True)
+        typer.echo(
+            f"note: {left_out} recorded messages left out: no published data at {resolver.data}", err=True
+        )
     if not report.meets_targets():
         raise typer.Exit(1)
 

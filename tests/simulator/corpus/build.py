@@ -25,7 +25,7 @@ from taue.runner.agents.wordings import WORDING_CLASSES
 from taue.simulator.corpus import Entry, Labels, write_jsonl
 
 sys.path.insert(0, str(Path(__file__).parent))
-from templates import TEMPLATES, Fill, fills  # noqa: E402
+from templates import TEMPLATES, Fill, fills
 
 HERE = Path(__file__).parent
 TEST_EVERY = 5

@@ -123,7 +123,8 @@ def fills(task: Task) -> Iterator[Fill]:
     thing = "your account"
     for goal in actions:
         write = next(
-            (a for a in task.evaluation.actions for t in goal.targets if matches(t, a.name, a.arguments)), None
+            (a for a in task.evaluation.actions for t in goal.targets if matches(t, a.name, a.arguments)),
+            None,
         )
         if write is not None:
             thing = f"your {tool_phrase(write)[1].split()[-1]}"
@@ -292,7 +293,10 @@ REFUSALS = [
     "Your request ({request}) isn't eligible, because {reason}.",
     "I'm unable to proceed with this, due to the following: {reason}.",
     "That request can't be fulfilled: our policy says {reason}.",
-    ("I'm really sorry. I can't do that because {reason}. Anything else I can help with?", {"open_offer": True}),
+    (
+        "I'm really sorry. I can't do that because {reason}. Anything else I can help with?",
+        {"open_offer": True},
+    ),
     "According to our policy, {reason}. For that reason I can't make this change.",
     "### Why I can't do this\n\n- {reason}",
     "Unfortunately, I won't be able to {request}: {reason}.",
