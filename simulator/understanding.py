@@ -90,6 +90,8 @@ INFO_REQUESTS = (
 HANDOVER_PHRASES = ("human agent", "human representative", "live agent", "transfer you", "connect you with")
 """An offer to hand the user over to a person: no goal of the user's, never a proposal of one."""
 _BACK = re.compile(r"\b(those|these|them|the above|that information|those details|this information)\b")
+_ASKS_USER = re.compile(r"(please )?(could|can|would|will) you (please )?(?!like|want|prefer|confirm|be\b|mind if)")
+"""'Could you describe …?': the user is asked to do something, not to approve the agent's change."""
 _VAGUE = re.compile(r"\b(any (specific|other|particular)|such as)\b")
 """A question offering nothing in particular ("any specific action, such as a return?")."""
 _CONFIRM_THE = re.compile(
@@ -630,7 +632,7 @@ def _yes_no(question: str) -> bool:
     """A yes/no question ("Would that be alright?", "Okay?"): it opens with an auxiliary verb and asks
     for no information ("Could you provide these?" is a request, not a check)."""
     words = _WORD.findall(question)
-    if not words or any(w in REQUEST_VERBS for w in words):
+    if not words or any(w in REQUEST_VERBS for w in words) or _ASKS_USER.match(question):
         return False
     return words[0] in AUXILIARIES or (len(words) <= 2 and words[0] in YES_NO_WORDS)
 
