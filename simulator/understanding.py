@@ -90,7 +90,9 @@ INFO_REQUESTS = (
 HANDOVER_PHRASES = ("human agent", "human representative", "live agent", "transfer you", "connect you with")
 """An offer to hand the user over to a person: no goal of the user's, never a proposal of one."""
 _BACK = re.compile(r"\b(those|these|them|the above|that information|those details|this information)\b")
-_ASKS_USER = re.compile(r"(please )?(could|can|would|will) you (please )?(?!like|want|prefer|confirm|be\b|mind if)")
+_ASKS_USER = re.compile(
+    r"(please )?(could|can|would|will) you (please )?(?!like|want|prefer|confirm|be\b|mind if)"
+)
 """'Could you describe …?': the user is asked to do something, not to approve the agent's change."""
 _VAGUE = re.compile(r"\b(any (specific|other|particular)|such as)\b")
 """A question offering nothing in particular ("any specific action, such as a return?")."""

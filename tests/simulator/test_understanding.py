@@ -88,7 +88,7 @@ def test_lemmas_and_spellings() -> None:
         "Shall I run `cancel_reservation` (reservation_id: ABC123)?",
         "Shall I run cancelReservation for ABC123?",
         "I can call off the booking ABC123. Want me to do that?",
-        "### Proposed change\n\n- **Cancel** reservation `ABC123`\n\n**Shall I proceed?**Please reply yes or no.",
+        "### Proposed change\n\n- **Cancel** reservation `ABC123`\n\n**Shall I proceed?**Reply yes or no.",
         "Cancel reservation ABC123? (yes/no)",
         "I completely understand. I can cancel ABC123 for you right away. Would that be alright with you?",
     ],
