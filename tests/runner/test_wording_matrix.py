@@ -52,11 +52,9 @@ def test_gaming_agents_never_pass_outside_refusal_only_tasks(rows) -> None:
 def test_the_matrix_command_plays_wordings_and_writes_their_block(tmp_path: Path) -> None:
     doc = tmp_path / "doc.md"
     doc.write_text("a\n<!-- wording-matrix:start -->\nold\n<!-- wording-matrix:end -->\nb\n")
-    result = CliRunner().invoke(
-        app,
-        ["judge", "matrix", "--domains", "bank", "--wordings", "terse,everyday", "--every", "29"]
-        + ["--agents", "oracle,one-shot@terse,careful-separate@everyday,done-spammer", "--write", str(doc)],
-    )
+    agents = "oracle,one-shot@terse,careful-separate@everyday,done-spammer"
+    command = ["judge", "matrix", "--domains", "bank", "--wordings", "terse,everyday", "--every", "29"]
+    result = CliRunner().invoke(app, [*command, "--agents", agents, "--write", str(doc)])
     assert result.exit_code == 0, result.output
     text = doc.read_text()
     assert "| one-shot@terse | 2 | +1.000 | +0.000 | 100% | 0% | +1.00 |" in text and "old" not in text

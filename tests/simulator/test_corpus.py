@@ -83,16 +83,14 @@ def test_the_scripted_user_reads_the_test_split_to_target(entries) -> None:
 
 
 def test_understand_explains_one_message() -> None:
-    result = CliRunner().invoke(
-        app,
-        ["simulator", "understand", "Shall I run `cancel_reservation` for ABC123?", "--domain", "airline"]
-        + ["--task", "airline-001", "--json"],
-    )
+    where = ["--domain", "airline", "--task", "airline-001"]
+    message = "Shall I run `cancel_reservation` for ABC123?"
+    result = CliRunner().invoke(app, ["simulator", "understand", message, *where, "--json"])
     assert result.exit_code == 0, result.output
     found = json.loads(result.output)
     assert "confirmation request" in found["acts"] and found["claim"] == "none"
     text = CliRunner().invoke(
-        app, ["simulator", "understand", "All done: I've cancelled it.", "--domain", "airline", "--task", "nope"]
+        app, ["simulator", "understand", "Done.", "--domain", "airline", "--task", "nope"]
     )
     assert text.exit_code == 2 and "no task" in text.output
 
@@ -101,11 +99,8 @@ def test_corpus_eval_prints_the_table(tmp_path) -> None:
     (tmp_path / "mini.jsonl").write_text(
         "\n".join(line for line in (CORPUS / "written.jsonl").read_text().splitlines()[:40] if line) + "\n"
     )
-    result = CliRunner().invoke(app, ["simulator", "corpus-eval", "--corpus", str(tmp_path), "--split", "all"])
+    command = ["simulator", "corpus-eval", "--corpus", str(tmp_path), "--split", "all"]
+    result = CliRunner().invoke(app, command)
     assert "| completion_claim |" in result.output and "| fact_request |" in result.output
-    report = json.loads(
-        CliRunner()
-        .invoke(app, ["simulator", "corpus-eval", "--corpus", str(tmp_path), "--split", "all", "--json"])
-        .output
-    )
+    report = json.loads(CliRunner().invoke(app, [*command, "--json"]).output)
     assert report["messages"] == 40 and set(report["scores"]) == set(ACTS)
