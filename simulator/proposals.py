@@ -159,8 +159,9 @@ def proposed_goals(
         values = [*key_values(target), *request_entities(goal.request)]
         valued = sum(1 for value in dict.fromkeys(map(str, values)) if contains(words, value))
         if valued or not conflict:
-            score = (valued, *(round(sum(weights[m] for m in part & weights.keys()), 6) for part in parts))
-            scores[goal.id] = max(scores.get(goal.id, (0.0,) * 4), score)
+            hits = (round(sum(weights[m] for m in part & weights.keys()), 6) for part in parts)
+            score = (valued, *hits, _coverage(target.tool, parts[2]))
+            scores[goal.id] = max(scores.get(goal.id, (0.0,) * 5), score)
     if not scores:
         return []
     best = max(scores.values())
@@ -169,6 +170,13 @@ def proposed_goals(
         if scores.get(candidate.goal.id) == best:
             chosen.setdefault(candidate.goal.id, candidate.goal)
     return list(chosen.values())
+
+
+def _coverage(tool: str, meanings: frozenset[str]) -> float:
+    """How much of the tool's name the message says, generic words included: the last tie-break
+    ("update your user address" is `modify_user_address`, not `modify_pending_order_address`)."""
+    words = [meaning(w) for w in words_of(tool)]
+    return round(sum(1 for w in words if w in meanings) / len(words), 6) if words else 0.0
 
 
 def _weighted_actions(candidate: Candidate, description: str) -> dict[str, float]:

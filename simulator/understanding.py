@@ -76,7 +76,7 @@ REQUEST_PHRASES = (
     "once confirmed",
 )
 WISH_PHRASES = ("confirm if you", "confirm that you", "confirm whether you", "if you would like to")
-WISH_PHRASES += ("would you like to", "once you confirm", "once confirmed", "i'll proceed", "i will proceed")
+WISH_PHRASES += ("would you like to", "once you confirm", "once confirmed")
 """A fact request that also asks to go ahead ("Please confirm if you want to cancel it and give the
 reason"): the user answers the facts and approves the change."""
 INFO_REQUESTS = (
@@ -537,8 +537,8 @@ def _confirms(question: str, reading: Reading) -> None:
     verb = _proposed_verb(question)
     if verb is not None and is_lookup(verb) and verb not in ("confirm", "verify"):
         reading.lookup_offers += 1
-    elif _VAGUE.search(question):
-        reading.open_questions += 1
+    elif _VAGUE.search(re.split(r",? or (?:is there|do you|would you)\b", question)[0]):
+        reading.open_questions += 1  # "…any specific action, such as a return?" (not "…, or anything else?")
     else:
         reading.asks_confirmation = True
 
