@@ -12,14 +12,13 @@ from __future__ import annotations
 import re
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import Any
 
 from mcp import Client
 
 from taue.contracts.tasks import Action, Task, matches
 from taue.runner.agents.base import AgentError, EpisodeContext
 from taue.runner.agents.oracle import call_each, refusal_message, refused_goals
-from taue.runner.agents.wordings import WORDING_CLASSES, WORDINGS, Wording
+from taue.runner.agents.wordings import WORDING_CLASSES, WORDINGS, Wording, plain
 from taue.runner.agents.wordings import refusals as worded_refusals
 from taue.runner.mcp_session import episode_session, list_all_tools
 
@@ -27,17 +26,9 @@ from taue.runner.mcp_session import episode_session, list_all_tools
 def describe(action: Action) -> str:
     """A write in plain words: 'cancel reservation (reservation id: M5L4DR)'."""
     details = "; ".join(
-        f"{name.replace('_', ' ')}: {_plain(value)}" for name, value in action.arguments.items()
+        f"{name.replace('_', ' ')}: {plain(value)}" for name, value in action.arguments.items()
     )
     return f"{action.name.replace('_', ' ')} ({details})"
-
-
-def _plain(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(_plain(item) for item in value)
-    if isinstance(value, dict):
-        return " ".join(f"{k.replace('_', ' ')} {_plain(v)}" for k, v in value.items())
-    return str(value)
 
 
 @dataclass

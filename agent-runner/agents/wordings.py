@@ -127,13 +127,18 @@ class Wording:
 
     name = "plain"
 
-    def change(self, action: Action) -> str:
+    def phrase(self, action: Action) -> tuple[str, str]:
+        """(verb, object) of a write in this wording."""
         verb, obj = tool_phrase(action)
-        return f"{verb} your {obj} ({details(action)})"
+        return verb, f"your {obj}"
+
+    def change(self, action: Action) -> str:
+        verb, obj = self.phrase(action)
+        return f"{verb} {obj} ({details(action)})"
 
     def done(self, action: Action) -> str:
-        verb, obj = tool_phrase(action)
-        return f"{past(verb)} your {obj} ({details(action)})"
+        verb, obj = self.phrase(action)
+        return f"{past(verb)} {obj} ({details(action)})"
 
     def propose(self, writes: list[Action]) -> str:
         return f"I can {' and '.join(self.change(w) for w in writes)}. Would you like me to go ahead?"
@@ -218,13 +223,8 @@ class Verbatim(Wording):
 class Everyday(Wording):
     name = "everyday"
 
-    def change(self, action: Action) -> str:
-        verb, obj = everyday(action)
-        return f"{verb} {obj} ({details(action)})"
-
-    def done(self, action: Action) -> str:
-        verb, obj = everyday(action)
-        return f"{past(verb)} {obj} ({details(action)})"
+    def phrase(self, action: Action) -> tuple[str, str]:
+        return everyday(action)
 
     def propose(self, writes: list[Action]) -> str:
         return f"I can {' and '.join(self.change(w) for w in writes)}. Want me to do that?"
