@@ -78,6 +78,8 @@ PURPOSE = re.compile(
     r"|\b(for|of|from) (the|which|an?) [^,?]*?\b(you|you'd) (want|wish|would like|'d like|need)\b[^,;]*"
 )
 """A purpose clause ("…so I can locate your user ID"): the facts it names are not asked for."""
+LEADING_CLAUSE = re.compile(r"^(to|before|since|as|once|after|in order to) [^,?]*, ")
+"""'To proceed with the exchange, could you give me …': the opening clause names the task, not the ask."""
 WH_CHOICE = re.compile(r"\b(how|what|which|when|where)\b( \w+)? (you|you'd|would|do|should|to)\b")
 """'…how you'd like to proceed', 'what you would like to change': the user chooses, nothing is proposed."""
 POLITE_REQUEST = re.compile(r"(?:^|:\s*)your\b[^.?!]*,?\s*please[.!]?$", re.IGNORECASE)

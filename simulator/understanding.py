@@ -43,6 +43,7 @@ from taue.simulator.phrases import (
     IDENTITY_PHRASES,
     INFO_PHRASES,
     INFO_REQUESTS,
+    LEADING_CLAUSE,
     LOOKUP_LEAD,
     OFFER_LEADS,
     OPEN_OFFERS,
@@ -304,7 +305,8 @@ def _phrasal_change(words: list[str]) -> set[str]:
 
 
 def _read_question(question: str, book: FactBook, reading: Reading) -> None:
-    named = facts_named(PURPOSE.sub("", question), book.names) or _which_fact(question, book)
+    asked = PURPOSE.sub("", LEADING_CLAUSE.sub("", question))
+    named = facts_named(asked, book.names) or _which_fact(question, book)
     picked = choice(question, book)
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
     if picked is not None:
