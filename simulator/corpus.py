@@ -76,7 +76,8 @@ class Scenario(BaseModel):
     known: list[str] = Field(default_factory=list)
     discoverable: list[str] = Field(default_factory=list)
     goals: list[str] = Field(default_factory=list)
-    """Write tools: each is one goal, its id the tool's name."""
+    """Write tools, each one goal whose id is the tool's name: the writes the conversation is about (the
+    ones its agent proposes), or every write of the domain when it proposes none."""
 
 
 class Entry(BaseModel):
