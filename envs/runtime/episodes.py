@@ -96,6 +96,7 @@ class EpisodeRegistry:
         self.max_logged_calls = MAX_LOGGED_CALLS
         self.expected = ExpectedOutcomes(domain)
         self._episodes: dict[str, Episode] = {}
+        self._task_set_hashes: dict[str, str] = {}
 
     def __len__(self) -> int:
         return len(self._episodes)
@@ -107,11 +108,12 @@ class EpisodeRegistry:
             return {}
         return {task.id: task for task in self.domain.train_tasks}
 
-    @cached_property
-    def task_set_hashes(self) -> dict[str, str]:
-        """Each served split's task-set hash (as a run computes it over this one domain)."""
-        splits = {"eval": self.tasks, "train": self.train_tasks}
-        return {name: task_set_hash({self.domain.name: tasks.values()}) for name, tasks in splits.items()}
+    def task_set_hash(self, split: str) -> str:
+        """The split's task-set hash (as a run computes it over this one domain), made on first use."""
+        if split not in self._task_set_hashes:
+            tasks = self.split(split).values()
+            self._task_set_hashes[split] = task_set_hash({self.domain.name: tasks})
+        return self._task_set_hashes[split]
 
     def split_of(self, task_id: str) -> str:
         return "eval" if task_id in self.tasks else "train"
@@ -219,7 +221,7 @@ class EpisodeRegistry:
             task_id=task.id,
             run_id=episode.run_id,
             seed=episode.seed,
-            task_set_hash=self.task_set_hashes[self.split_of(task.id)],
+            task_set_hash=self.task_set_hash(self.split_of(task.id)),
             final_hash=final_hash,
             ended=episode.ended,
             tool_log_sha256=tool_log_digest(log),
