@@ -29,10 +29,13 @@ RUN /opt/taue/bin/pip install --no-deps --no-build-isolation /src \
 
 FROM ${PYTHON_IMAGE} AS runtime
 ARG TAUE_UID=10001
+# /secrets: where docker compose mounts the named volume `secrets` (`taue deploy secrets /secrets` writes
+# the admin token and the signing key into it); a fresh named volume takes this folder's owner and mode,
+# so the services, all uid 10001 on a read-only root filesystem, can write and read it and nobody else.
 RUN groupadd --system --gid "${TAUE_UID}" taue \
     && useradd --system --uid "${TAUE_UID}" --gid taue --home-dir /tmp --no-create-home \
        --shell /usr/sbin/nologin taue \
-    && mkdir -p /runs && chown "${TAUE_UID}:${TAUE_UID}" /runs
+    && mkdir -p /runs /secrets && chown "${TAUE_UID}:${TAUE_UID}" /runs /secrets && chmod 0700 /secrets
 COPY --from=build /opt/taue /opt/taue
 # HOME=/tmp and no bytecode writes: the services run on a read-only root filesystem with /tmp writable.
 ENV PATH=/opt/taue/bin:$PATH \

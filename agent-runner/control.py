@@ -12,6 +12,7 @@ import aiohttp
 from taue.contracts.domain import DomainCard, EpisodeCreated, ExpectedOutcome, TaskList
 from taue.contracts.episode import TimedCall
 from taue.contracts.http_transport import KEEPALIVE_EXPIRY, default_ssl_context
+from taue.contracts.integrity import EpisodeEnd
 from taue.contracts.tasks import Task
 
 IDEMPOTENT = frozenset({"GET", "DELETE"})
@@ -62,8 +63,8 @@ class ControlClient:
         self.headers = {"Authorization": f"Bearer {admin_token}"} if admin_token else {}
         self._expected: dict[str, asyncio.Future[ExpectedOutcome]] = {}
 
-    async def _send(self, method: str, path: str, **kwargs: Any) -> Answer:
-        delays = REQUEST_RETRY_DELAYS if method in IDEMPOTENT else ()
+    async def _send(self, method: str, path: str, idempotent: bool = False, **kwargs: Any) -> Answer:
+        delays = REQUEST_RETRY_DELAYS if idempotent or method in IDEMPOTENT else ()
         for delay in delays:
             try:
                 return await self._once(method, path, **kwargs)
@@ -127,6 +128,12 @@ class ControlClient:
             await self._request("GET", f"/episodes/{episode_id}/tool-log", params={"since": since})
         ).json()
         return [TimedCall.model_validate(call) for call in body["calls"]], bool(body["ended"])
+
+    async def finish(self, episode_id: str) -> EpisodeEnd:
+        """End the episode for good and get what the server observed, signed (resent on a lost
+        connection: finishing twice answers the same)."""
+        response = await self._request("POST", f"/episodes/{episode_id}/finish", idempotent=True)
+        return EpisodeEnd.model_validate_json(response.content)
 
     async def delete_episode(self, episode_id: str) -> None:
         await self._request("DELETE", f"/episodes/{episode_id}")

@@ -3,9 +3,9 @@ truth replayed over MCP on an embedded server, or a live episode's state from a 
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
+from taue.contracts.integrity import admin_token_from_env
 from taue.contracts.tasks import Task
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.domain import Domain
@@ -51,7 +51,8 @@ async def state_after(domain: Domain, task: Task) -> tuple[dict[str, Any], list[
     server (conversation-ending tools skipped, as in the scorer's replay); failing calls are reported."""
     problems = []
     async with embedded_domains([domain.name]) as servers, control_session() as http:
-        control = ControlClient(servers[domain.name].control_url, http)
+        server = servers[domain.name]
+        control = ControlClient(server.control_url, http, server.admin_token)
         created = await control.create_episode(task.id, 0)
         headers = {"Authorization": f"Bearer {created.token}"}
         async with episode_session(created.mcp_url, headers) as client:
@@ -70,7 +71,7 @@ async def state_after(domain: Domain, task: Task) -> tuple[dict[str, Any], list[
 async def live_state(control_url: str, episode_id: str, domain: str | None) -> tuple[Domain, dict[str, Any]]:
     """(the domain of the episode's tables, its canonical state) from a running server's control port."""
     async with control_session() as http:
-        control = ControlClient(control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
+        control = ControlClient(control_url, http, admin_token_from_env())
         try:
             served = (await control.healthz())["domain"]
         except (InfraError, ValueError, KeyError) as exc:

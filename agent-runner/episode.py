@@ -26,6 +26,7 @@ from taue.contracts.episode import (
     TimedCall,
     utc_now,
 )
+from taue.contracts.integrity import EpisodeEnd, Integrity
 from taue.contracts.tasks import Task
 from taue.runner.agents import NEEDS_GROUND_TRUTH, AgentError, AgentOptions, EpisodeContext, make_agent
 from taue.runner.agents.base import Agent, McpServerInfo
@@ -175,6 +176,16 @@ async def _create_episode(
         raise
 
 
+@dataclass(frozen=True)
+class ScoredEpisode:
+    """An episode's reward with what it was computed from: the server's end of the episode (tool log,
+    expected outcome) and the integrity block that signs both (None from an old scorer)."""
+
+    breakdown: RewardBreakdown
+    end: EpisodeEnd
+    integrity: Integrity | None
+
+
 async def score_episode(
     control: ControlClient,
     scorer: ScorerClient,
@@ -183,24 +194,25 @@ async def score_episode(
     episode_id: str,
     transcript: list[Message],
     termination: Termination,
-) -> tuple[RewardBreakdown, list[TimedCall]]:
-    """The reward from the server's observations of the episode and its expected outcome, and the
-    server's tool log (the three asked at once: one round trip's wait, not three)."""
-    final_hash, (tool_log, ended), expected = await asyncio.gather(
-        control.state_hash(episode_id), control.tool_log_since(episode_id, 0), control.expected(task_id)
-    )
-    if ended and termination == "max_turns":
+) -> ScoredEpisode:
+    """Finish the episode on its server (no tool call counts after this) and score what the server
+    observed: final state, tool log and the task's expected outcome, from one signed snapshot."""
+    end = await control.finish(episode_id)
+    if end.ended and termination == "max_turns":
         termination = "agent_transfer"
     request = ScoreRequest(
         domain=domain,
         task_id=task_id,
-        final_hash=final_hash,
+        final_hash=end.final_hash,
         transcript=transcript,
-        tool_log=[call.logged() for call in tool_log],
+        tool_log=[call.logged() for call in end.tool_log],
         termination=termination,
-        expected=expected,
+        expected=end.expected,
+        episode_id=episode_id,
+        observation=end.observation,
     )
-    return await scorer.score(request), tool_log
+    scored = await scorer.score(request)
+    return ScoredEpisode(scored.breakdown, end, scored.integrity)
 
 
 async def close_episode(control: ControlClient, episode_id: str) -> None:
@@ -232,7 +244,7 @@ async def run_episode(
     try:
         conversation = Conversation(harness, catalog, task, opened)
         await conversation.run(opened.first_message)
-        ended, (breakdown, tool_log) = await asyncio.gather(
+        ended, scored = await asyncio.gather(
             harness.simulator.end(opened.session_id),
             score_episode(
                 control,
@@ -248,7 +260,8 @@ async def run_episode(
         user_usage = priced(
             ended, harness.user.model, harness.agent_options.price_table, harness.user.base_url
         )
-        tool_log = conversation.with_turns(tool_log)
+        breakdown = scored.breakdown
+        tool_log = conversation.with_turns(scored.end.tool_log)
         events = conversation.events(tool_log)
     finally:
         try:
@@ -278,6 +291,8 @@ async def run_episode(
         error=conversation.error,
         usage={**conversation.usage, "user": user_usage},
         timings={"episode_s": round(time.perf_counter() - started, 4)},
+        expected=scored.end.expected,
+        integrity=scored.integrity,
     )
 
 

@@ -102,8 +102,11 @@ def _watch_parent(parent_pid: int) -> None:
     os._exit(1)
 
 
-async def delete_run_episodes(env: dict[str, str], run_id: str | None, admin_token: str | None) -> None:
-    """Delete the run's episodes on every remote domain server in `env` (domain -> control URL).
+async def delete_run_episodes(
+    env: dict[str, str], run_id: str | None, tokens: dict[str, str | None]
+) -> None:
+    """Delete the run's episodes on every remote domain server in `env` (domain -> control URL), each
+    with its token in `tokens`.
 
     Best effort: a failure is a one-line warning, never fatal (the server's idle TTL expires them).
     """
@@ -112,7 +115,7 @@ async def delete_run_episodes(env: dict[str, str], run_id: str | None, admin_tok
     async with control_session(timeout=CLEANUP_TIMEOUT_S) as http:
         for domain, url in sorted(env.items()):
             try:
-                deleted = await ControlClient(url, http, admin_token).delete_run_episodes(run_id)
+                deleted = await ControlClient(url, http, tokens.get(domain)).delete_run_episodes(run_id)
             except (InfraError, ValueError) as exc:
                 _warn(f"could not delete the run's episodes on {domain}: {exc}")
                 continue

@@ -1,4 +1,8 @@
-"""Combining the results of several runs (the shards of one run) into one run directory."""
+"""Combining the results of several runs (the shards of one run) into one run directory.
+
+Every input is verified first (agent-runner/verify.py: signatures with the key when one is given,
+digests, rewards recomputed, task sets, duplicates); a record that fails, or one (task, trial) held by
+two inputs with different records, stops the merge unless `allow_unverified`."""
 
 from __future__ import annotations
 
@@ -8,12 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from taue.contracts.integrity import SigningKey
 from taue.runner.catalog import local_catalog
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, make_plan
 from taue.runner.storage import RunLocation
+from taue.runner.verify import verify_run
 
-PER_SHARD = frozenset({"shard", "run", "manifest", "run_id"})
+PER_SHARD = frozenset({"shard", "run", "manifest", "run_id", "merged_run_ids"})
 """Settings that may differ between shards of one run: the slice, the name (which defaults to each
 shard's --out folder), the manifest (each shard's pod and version; the merged run keeps the
 first shard's) and the run id (each run directory's own; the merged one gets a new one)."""
@@ -28,10 +34,16 @@ class MergeReport:
     episodes: int
     missing: int
     run: str
+    unverified: list[str]
+    """The verification problems let through (`allow_unverified`), one line each."""
 
 
 def merge_runs(
-    run_dirs: list[Path] | list[RunLocation], out: Path | RunLocation, name: str | None = None
+    run_dirs: list[Path] | list[RunLocation],
+    out: Path | RunLocation,
+    name: str | None = None,
+    key: SigningKey | None = None,
+    allow_unverified: bool = False,
 ) -> MergeReport:
     """Merge `run_dirs` into `out`; every input must be a shard (or copy) of the same run. Each may
     be a local folder or a prefix in an object store (agent-runner/storage.py).
@@ -42,16 +54,46 @@ def merge_runs(
     configs = [_config(run_dir) for run_dir in run_dirs]
     for run_dir, config in zip(run_dirs[1:], configs[1:], strict=True):
         _check_same_run(run_dirs[0], configs[0], run_dir, config)
-    merged = {"shard": None, "run": name or _merged_name(configs, out), "run_id": uuid.uuid4().hex}
+    unverified = _unverified(run_dirs, key)
+    merged = {
+        "shard": None,
+        "run": name or _merged_name(configs, out),
+        "run_id": uuid.uuid4().hex,
+        "merged_run_ids": sorted({i for c in configs for i in [c.run_id, *(c.merged_run_ids or [])] if i}),
+    }
     base = configs[0].model_copy(update=merged)
     records: dict[tuple[str, int], EpisodeRecord] = {}
     for run_dir in run_dirs:
         for record in ResultsFile(run_dir).load():
-            records.setdefault(record.key, record.model_copy(update={"run": base.run}))
+            kept = records.setdefault(record.key, record.model_copy(update={"run": base.run}))
+            if _episode_id(kept) != _episode_id(record):
+                unverified.append(
+                    f"{run_dir}: task {record.key[0]} trial {record.key[1]} is also in another input"
+                )
+    if unverified and not allow_unverified:
+        raise MergeError(
+            "records that fail verification (--allow-unverified merges them anyway):\n"
+            + "\n".join(unverified)
+        )
     _write(out, base, list(records.values()))
     catalogs = {domain: local_catalog(domain, base.split) for domain in base.domains}
     planned = {(task.id, trial) for _, task, trial in make_plan(base, catalogs).episodes}
-    return MergeReport(episodes=len(records), missing=len(planned - set(records)), run=base.run)
+    return MergeReport(
+        episodes=len(records), missing=len(planned - set(records)), run=base.run, unverified=unverified
+    )
+
+
+def _unverified(run_dirs: list[Path] | list[RunLocation], key: SigningKey | None) -> list[str]:
+    """Every verification problem of the inputs but missing episodes (a shard may be rerun later)."""
+    lines = []
+    for run_dir in run_dirs:
+        found = verify_run(RunLocation.parse(run_dir), key).model_copy(update={"missing": []})
+        lines += found.lines()
+    return lines
+
+
+def _episode_id(record: EpisodeRecord) -> str | None:
+    return record.integrity.episode_id if record.integrity else None
 
 
 def _check_same_run(

@@ -33,7 +33,9 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, Field, ValidationError
 
+from taue.contracts.domain import ExpectedOutcome
 from taue.contracts.episode import Event, LoggedCall, Message, RewardBreakdown
+from taue.contracts.integrity import Integrity
 from taue.runner.storage import ObjectRun, RunDirError, RunLocation, file_fault, write_atomically
 from taue.runner.timeline import timeline
 from taue.scorer.metrics import EpisodeOutcome
@@ -45,6 +47,16 @@ EPISODES = "episodes"
 """In an object store: the folder of one object per finished episode, until they are compacted."""
 ERROR_OBJECTS = "errors"
 """In an object store: the folder of one object per infrastructure failure (errors.jsonl's lines)."""
+
+
+PER_RUN_INTEGRITY = (
+    "episode_id",
+    "run_id",
+    "key_id",
+    "server_signature",
+    "scorer_key_id",
+    "scorer_signature",
+)
 
 
 class EpisodeRecord(BaseModel):
@@ -72,16 +84,26 @@ class EpisodeRecord(BaseModel):
     """Tokens (and cost where a price table is known) of the agent and the user simulator."""
     timings: dict[str, float] = Field(default_factory=dict)
     """Wall-clock figures; the only part of a record that differs between identical runs."""
+    expected: ExpectedOutcome | None = None
+    """The task's expected outcome as the domain server gave it (what the reward was computed against)."""
+    integrity: Integrity | None = None
+    """The server's signed observation and the scorer's seal (taue/contracts/integrity.py): checked by
+    `taue verify`. None in records made before outcomes were signed."""
 
     def timeline(self) -> list[Event]:
         """The ordered events, rebuilt from the transcript and the tool log for older records."""
         return self.events or timeline(self.transcript, self.tool_log)
 
     def without_clock(self) -> dict[str, Any]:
-        """The record as a dict without its wall-clock fields: equal for two runs with the same seed."""
+        """The record as a dict without what differs between two runs with the same seed: its wall-clock
+        fields and the ids and signatures of its integrity block (each run has its own run id, episode
+        ids and, by default, signing key)."""
         data = self.model_dump(exclude={"timings"})
         for event in data["events"]:
             event.pop("timestamp"), event.pop("duration_ms")
+        if data["integrity"] is not None:
+            for field in PER_RUN_INTEGRITY:
+                data["integrity"].pop(field)
         return data
 
     @property
@@ -168,16 +190,20 @@ class ResultsFile:
     def load(self) -> list[EpisodeRecord]:
         """Every complete record, the last one winning for a repeated key; a `ResultsFileError` naming
         the line for one that is not a record (a torn last line, from a killed writer, is left out)."""
+        return list({record.key: record for _, record in self.located()}.values())
+
+    def located(self) -> list[tuple[str, EpisodeRecord]]:
+        """Every complete record with where it is (`results.jsonl, line N`), repeated keys included."""
         if not self.path.exists():
             return []
-        records: dict[tuple[str, int], EpisodeRecord] = {}
+        found = []
         with self.path.open("rb") as handle:
             for number, line in enumerate(handle, 1):
                 if not line.endswith(b"\n"):
                     break  # a torn final line from an interrupted write
-                record = _record(line[:-1], f"{self.path}, line {number}")
-                records[record.key] = record
-        return list(records.values())
+                where = f"{self.path}, line {number}"
+                found.append((where, _record(line[:-1], where)))
+        return found
 
     def repair(self) -> None:
         """Before appending: drop torn last lines, and a temporary file a crashed compaction left."""
@@ -248,17 +274,23 @@ class ObjectResults(ResultsFile):
     def load(self) -> list[EpisodeRecord]:
         return self._load(self.location.list(EPISODES))
 
+    def located(self) -> list[tuple[str, EpisodeRecord]]:
+        return self._located(self.location.list(EPISODES))
+
     def _load(self, episodes: list[str]) -> list[EpisodeRecord]:
-        records: dict[tuple[str, int], EpisodeRecord] = {}
+        return list({record.key: record for _, record in self._located(episodes)}.values())
+
+    def _located(self, episodes: list[str]) -> list[tuple[str, EpisodeRecord]]:
+        found = []
         if self.location.exists(RESULTS):
             lines, _ = split_lines(self.location.read_bytes(RESULTS))
             for number, line in enumerate(lines, 1):
-                record = _record(line, f"{self.shown}, line {number}")
-                records[record.key] = record
+                where = f"{self.shown}, line {number}"
+                found.append((where, _record(line, where)))
         for name, data in self.location.read_many(episodes).items():
-            record = _record(data, self.location.shown(name))
-            records[record.key] = record
-        return list(records.values())
+            where = self.location.shown(name)
+            found.append((where, _record(data, where)))
+        return found
 
     def repair(self) -> None:
         return None  # objects are written whole or not at all

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hashlib
 import json
 import traceback
 import uuid
@@ -24,16 +23,18 @@ import httpx2
 from pydantic import BaseModel, ValidationError
 
 from taue.contracts.emotions import condition
+from taue.contracts.episode import utc_now
 from taue.contracts.http_transport import KEEPALIVE_EXPIRY, http_transport
+from taue.contracts.integrity import task_set_hash as hash_of_tasks
 from taue.contracts.model_clients import close_model_clients
 from taue.contracts.tasks import Task
 from taue.runner.agents import AgentOptions
 from taue.runner.catalog import DomainCatalog, fetch_catalog, local_catalog
 from taue.runner.control import ControlClient, InfraError, control_session
-from taue.runner.embedded import Services, embedded_services
+from taue.runner.embedded import Services, embedded_services, with_signing_key
 from taue.runner.episode import Harness, Limits, episode_seed, run_episode
 from taue.runner.lifecycle import delete_run_episodes
-from taue.runner.manifest import RunManifest, run_manifest
+from taue.runner.manifest import RunManifest, run_manifest, without_secrets
 from taue.runner.pricing import warm_catalogue
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.run_lock import holding_run_lock
@@ -45,6 +46,20 @@ from taue.simulator.session import UserOptions
 RETRY_DELAYS = (0.2, 1.0, 3.0)
 OPENING_AT_ONCE = 32
 """Episodes one process opens at the same time (`Harness.opening`); the others queue for it."""
+
+
+class EndpointChange(BaseModel):
+    """One `--allow-endpoint-change` resume: the setting, its old and new URL (without credentials)."""
+
+    at: str
+    setting: str
+    before: str | None
+    after: str | None
+
+
+ENDPOINT_SETTINGS = ("base_url", "user_base_url")
+"""Settings a run may change on resume with `--allow-endpoint-change` (with the keys, which run.json
+never holds): where the same model is served, not what the run is."""
 
 
 class RunConfig(BaseModel):
@@ -89,6 +104,10 @@ class RunConfig(BaseModel):
     run_id: str | None = None
     """A random id made with the run directory and sent with every episode the run creates, so that a
     killed session's episodes can be deleted from remote servers; never compared, like `manifest`."""
+    merged_run_ids: list[str] | None = None
+    """In a run made by `taue merge`: the run ids of the runs merged, which their records carry."""
+    endpoint_changes: list[EndpointChange] | None = None
+    """Model endpoints changed when the run was resumed with `--allow-endpoint-change`; never compared."""
 
 
 @dataclass
@@ -159,11 +178,7 @@ def make_plan(config: RunConfig, catalogs: dict[str, DomainCatalog]) -> Plan:
 
 def task_set_hash(catalogs: dict[str, DomainCatalog], domains: list[str]) -> str:
     """sha256 of every task of `domains` (each domain's tasks sorted by id, as JSON)."""
-    tasks = {
-        name: [task.model_dump(mode="json") for task in sorted(catalogs[name].tasks, key=lambda t: t.id)]
-        for name in sorted(domains)
-    }
-    return hashlib.sha256(json.dumps(tasks, sort_keys=True).encode()).hexdigest()
+    return hash_of_tasks({name: catalogs[name].tasks for name in domains})
 
 
 def with_task_set_hash(config: RunConfig, catalogs: dict[str, DomainCatalog]) -> RunConfig:
@@ -184,9 +199,12 @@ def with_manifest(config: RunConfig) -> RunConfig:
     return config.model_copy(update={"manifest": manifest})
 
 
-def prepare_run_dir(run_dir: Path | RunLocation, config: RunConfig) -> RunConfig:
+def prepare_run_dir(
+    run_dir: Path | RunLocation, config: RunConfig, allow_endpoint_change: bool = False
+) -> RunConfig:
     """Create the run directory, or check that an existing one holds the same run; the run as stored
-    (with the first session's manifest and run id)."""
+    (with the first session's manifest and run id). With `allow_endpoint_change`, a run whose settings
+    differ only in a model endpoint's URL resumes, the change recorded in `endpoint_changes`."""
     location = RunLocation.parse(run_dir)
     location.make()
     stored = config.model_dump(mode="json")
@@ -200,11 +218,25 @@ def prepare_run_dir(run_dir: Path | RunLocation, config: RunConfig) -> RunConfig
         previous["manifest"] = stored["manifest"]
         stored["run_id"] = previous.get("run_id") or stored["run_id"]  # None in runs made before it was kept
         previous["run_id"] = stored["run_id"]
-        if previous != stored:
-            changed = sorted(k for k in stored if previous.get(k) != stored[k])
+        stored["merged_run_ids"] = previous["merged_run_ids"] = previous.get("merged_run_ids")
+        stored["endpoint_changes"] = previous["endpoint_changes"] = previous.get("endpoint_changes")
+        changed = sorted(k for k in stored if previous.get(k) != stored[k])
+        if changed and allow_endpoint_change and set(changed) <= set(ENDPOINT_SETTINGS):
+            stored["endpoint_changes"] = (previous["endpoint_changes"] or []) + [
+                EndpointChange(
+                    at=utc_now(),
+                    setting=key,
+                    before=without_secrets(previous.get(key)),
+                    after=without_secrets(stored[key]),
+                ).model_dump()
+                for key in changed
+            ]
+        elif changed:
+            endpoint_only = set(changed) <= set(ENDPOINT_SETTINGS)
+            hint = "; --allow-endpoint-change resumes it at the new endpoint" if endpoint_only else ""
             raise ValueError(
                 f"{run_dir} holds a run with different settings ({', '.join(changed)}); "
-                "use another --out or the same settings"
+                f"use another --out or the same settings{hint}"
             )
     location.write_text(CONFIG, json.dumps(stored, indent=2, sort_keys=True) + "\n")
     return RunConfig.model_validate(stored)
@@ -286,6 +318,7 @@ async def execute_run(
     on_progress: Callable[[int, int], None] | None = None,
     admin_token: str | None = None,
     workers: int = 1,
+    allow_endpoint_change: bool = False,
 ) -> RunReport:
     """Run every episode of `config` missing from `run_dir`.
 
@@ -297,7 +330,9 @@ async def execute_run(
     catalogs = await load_catalogs(config.domains, given, admin_token, config.split)
     config = with_manifest(with_task_set_hash(config, catalogs))
     plan = make_plan(config, catalogs)
-    config = prepare_run_dir(run_dir, config)
+    config = prepare_run_dir(run_dir, config, allow_endpoint_change)
+    given = with_signing_key(given, config.domains, config.run_id)
+    tokens = {name: given.token(name, admin_token) for name in given.env}
     results = ResultsFile(run_dir)
     results.repair()
     done = {record.key for record in results.load()}
@@ -317,7 +352,7 @@ async def execute_run(
             on_progress(counts["completed"] + counts["failed"], len(todo))
 
     try:
-        await delete_run_episodes(given.env, config.run_id, admin_token)  # a killed session's leftovers
+        await delete_run_episodes(given.env, config.run_id, tokens)  # a killed session's leftovers
         try:
             if workers > 1 and len(todo) > 1:
                 from taue.runner.workers import run_in_workers  # it imports this module
@@ -332,7 +367,7 @@ async def execute_run(
     except StorageError as exc:
         raise StorageLost(f"{exc}; the episodes stored before are kept: rerun to resume") from exc
     finally:
-        await delete_run_episodes(given.env, config.run_id, admin_token)
+        await delete_run_episodes(given.env, config.run_id, tokens)
     planned, skipped = len(plan.episodes), len(plan.episodes) - len(todo)
     return RunReport(planned, skipped, counts["completed"], counts["failed"], records, counts["retries"])
 
@@ -353,10 +388,14 @@ async def run_episodes(
     )
     transport = http_transport(limits)
     async with embedded_services(domains, given) as services, control_session(size) as http:
-        simulator, scorer = SimulatorClient(services.simulator), ScorerClient(services.scorer)
+        simulator = SimulatorClient(services.simulator, token=services.token("simulator", admin_token))
+        scorer = ScorerClient(services.scorer, token=services.token("scorer", admin_token))
         try:
             await asyncio.gather(simulator.wait_ready(), scorer.wait_ready())
-            controls = {name: ControlClient(services.env[name], http, admin_token) for name in domains}
+            controls = {
+                name: ControlClient(services.env[name], http, services.token(name, admin_token))
+                for name in domains
+            }
             catalogs = {
                 name: await fetch_catalog(control, name, config.split) for name, control in controls.items()
             }
@@ -475,7 +514,7 @@ async def load_catalogs(
         async with control_session() as http:
             for name in remote:
                 try:
-                    control = ControlClient(given.env[name], http, admin_token)
+                    control = ControlClient(given.env[name], http, given.token(name, admin_token))
                     catalogs[name] = await fetch_catalog(control, name, split)
                 except InfraError as exc:  # before any episode: a setting to fix, not a failure to retry
                     raise ValueError(f"domain {name!r}: {exc}") from exc

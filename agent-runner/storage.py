@@ -72,6 +72,27 @@ def _free_space(folder: Path) -> str:
     return "unknown"
 
 
+def checked_object_path(scheme: str, rest: str) -> str:
+    """`BUCKET/PREFIX` of an object-store URL, without a trailing slash; a one-line `StorageError` for
+    one that names no bucket or no prefix, starts with `/` (`s3:///etc/x`), or holds an empty, `.` or
+    `..` segment, any of which a store would turn into another key than the one meant."""
+    url = f"{scheme}://{rest}"
+    path = rest.rstrip("/")
+    if not path.strip("/"):
+        raise StorageError(f"{url} names no bucket; give {scheme}://BUCKET/PREFIX")
+    if path.startswith("/"):
+        raise StorageError(f"{url} starts its bucket with '/'; give {scheme}://BUCKET/PREFIX")
+    bucket, _, prefix = path.partition("/")
+    if not prefix:
+        raise StorageError(
+            f"{url} names only a bucket; give a prefix for the run: {scheme}://{bucket}/PREFIX"
+        )
+    segments = prefix.split("/")
+    if any(segment in ("", ".", "..") for segment in segments):
+        raise StorageError(f"{url} holds an empty, '.' or '..' path segment; give {scheme}://BUCKET/PREFIX")
+    return path
+
+
 class RunLocation(ABC):
     """A run directory, local or in an object store; files are named relative to it."""
 
@@ -207,9 +228,8 @@ class ObjectRun(RunLocation):
             raise StorageError(
                 f"unsupported storage URL {scheme}://{rest}: give a local path or a {schemes} URL"
             )
-        if not rest.strip("/"):
-            raise StorageError(f"{scheme}://{rest} names no bucket")
-        return ObjectRun(_filesystem(scheme), scheme, rest)
+        path = checked_object_path(scheme, rest)  # before the backend: a bad URL is the first thing said
+        return ObjectRun(_filesystem(scheme), scheme, path)
 
     def __str__(self) -> str:
         return f"{self.scheme}://{self.root.lstrip('/')}"

@@ -53,11 +53,12 @@ async def bench_http(domain_name: str, calls: int) -> dict[str, float]:
     domain = get_domain(domain_name)
     async with embedded_domains([domain_name]) as servers, httpx2.AsyncClient(timeout=30) as http:
         server = servers[domain_name]
+        admin = {"Authorization": f"Bearer {server.admin_token}"}
         timings = []
         for _ in range(50):
             t0 = time.perf_counter()
-            created = (await http.post(server.control_url + "/episodes", json={})).json()
-            await http.post(f"{server.control_url}/episodes/{created['episode_id']}/reset")
+            created = (await http.post(server.control_url + "/episodes", json={}, headers=admin)).json()
+            await http.post(f"{server.control_url}/episodes/{created['episode_id']}/reset", headers=admin)
             timings.append((time.perf_counter() - t0) * 1000)
         headers = {"Authorization": f"Bearer {created['token']}"}
         tool, arguments = _cheap_read(domain)

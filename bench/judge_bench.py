@@ -44,7 +44,7 @@ from taue.scorer.client import ScorerClient
 from taue.simulator.client import SimulatorClient
 
 TIMED = {
-    ControlClient: ("create_episode", "tool_log_since", "state_hash", "expected", "delete_episode"),
+    ControlClient: ("create_episode", "tool_log_since", "finish", "delete_episode"),
     SimulatorClient: ("start", "respond", "end"),
     ScorerClient: ("score",),
     mcp.Client: ("call_tool",),

@@ -1,11 +1,18 @@
 """How the taue.v1 gRPC services are served and reached: one place for the options every server
-and client shares (message limits, health, reflection, deadlines, readiness)."""
+and client shares (message limits, health, reflection, deadlines, readiness, the bearer token).
+
+A server given a token answers `UNAUTHENTICATED` to every call without `authorization: Bearer
+<token>` in its metadata, except the health and reflection services (probes cannot send metadata,
+and the schema is public); a client given a token sends it with every call.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import signal
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -27,11 +34,57 @@ SERVER_OPTIONS = [
 ]
 
 
-class GrpcServer:
-    """A grpc.aio server with the standard health and reflection services, on one port."""
+OPEN_SERVICES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
+"""Method prefixes served without a token."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.server = grpc.aio.server(options=SERVER_OPTIONS)
+
+class TokenCheck(grpc.aio.ServerInterceptor):
+    """Refuses every call of our services that does not carry the server's bearer token."""
+
+    def __init__(self, token: str) -> None:
+        self._expected = f"Bearer {token}".encode()
+
+    async def intercept_service(
+        self, continuation: Callable[[Any], Any], details: grpc.HandlerCallDetails
+    ) -> Any:
+        if details.method.startswith(OPEN_SERVICES) or self._presented(details):
+            return await continuation(details)
+        return grpc.unary_unary_rpc_method_handler(_unauthenticated)
+
+    def _presented(self, details: grpc.HandlerCallDetails) -> bool:
+        for key, value in details.invocation_metadata or ():
+            if key == "authorization":
+                given = value.encode() if isinstance(value, str) else value
+                return hmac.compare_digest(given, self._expected)
+        return False
+
+
+async def _unauthenticated(_request: Any, context: grpc.aio.ServicerContext) -> None:
+    message = "token required: send 'authorization: Bearer <token>'"
+    await context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
+
+
+class BearerToken(grpc.aio.UnaryUnaryClientInterceptor):
+    """Adds `authorization: Bearer <token>` to every unary call of a channel."""
+
+    def __init__(self, token: str) -> None:
+        self._metadata = ("authorization", f"Bearer {token}")
+
+    async def intercept_unary_unary(
+        self, continuation: Callable[[Any, Any], Any], details: grpc.aio.ClientCallDetails, request: Any
+    ) -> Any:
+        metadata = grpc.aio.Metadata(*(details.metadata or ()), self._metadata)
+        return await continuation(details._replace(metadata=metadata), request)
+
+
+class GrpcServer:
+    """A grpc.aio server with the standard health and reflection services, on one port; with a
+    `token`, our services answer only calls that carry it."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, token: str | None = None) -> None:
+        interceptors = [TokenCheck(token)] if token else []
+        self.server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=interceptors)
+        self.token = token
         self.health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         self.port = self.server.add_insecure_port(f"{host}:{port}")
@@ -68,8 +121,9 @@ class GrpcServer:
         await self.stop()
 
 
-def channel(address: str) -> grpc.aio.Channel:
-    return grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+def channel(address: str, token: str | None = None) -> grpc.aio.Channel:
+    interceptors = [BearerToken(token)] if token else None
+    return grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS, interceptors=interceptors)
 
 
 async def wait_until_serving(chan: grpc.aio.Channel, timeout: float = 30.0) -> None:

@@ -1,4 +1,8 @@
-"""`taue leaderboard`: a static site ranking runs made on one task set, a report page per run."""
+"""`taue leaderboard`: a static site ranking runs made on one task set, a report page per run.
+
+Every run is verified first (agent-runner/verify.py); one that fails is refused unless
+`allow_unverified`, and its row then says `unverified`. A run that passes says `signed` when the
+signatures were checked with the servers' key, `consistent` when no key was given."""
 
 from __future__ import annotations
 
@@ -10,8 +14,10 @@ from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 from pydantic import BaseModel
 
+from taue.contracts.integrity import SigningKey
 from taue.report.html.page import asset, environment, render_report
 from taue.report.run_data import RunData, cost_per_task, run_date
+from taue.runner.verify import verify_run
 
 PLOTLY_FILE = "plotly.min.js"
 BUILT_IN_AGENTS = {"oracle", "pester"}
@@ -35,6 +41,28 @@ class Entry(BaseModel):
     cost_per_task: float | None
     date: str
     task_set_hash: str | None
+    verified: str = "consistent"
+    """signed (both signatures checked with the key), consistent (checked without a key) or
+    unverified (failed verification, let through with --allow-unverified)."""
+
+
+def verify_runs(
+    runs: list[RunData], key: SigningKey | None, allow_unverified: bool
+) -> tuple[dict[str, str], list[str]]:
+    """Each run's verification label, and the problems found; raises `LeaderboardError` listing them
+    when a run fails and `allow_unverified` is not set."""
+    labels: dict[str, str] = {}
+    problems: list[str] = []
+    for run in runs:
+        found = verify_run(run.path, key)
+        problems += found.lines()
+        labels[run.name] = ("signed" if key is not None else "consistent") if found.ok else "unverified"
+    if problems and not allow_unverified:
+        listed = "\n".join(problems)
+        raise LeaderboardError(
+            f"runs that fail verification (--allow-unverified ranks them anyway):\n{listed}"
+        )
+    return labels, problems
 
 
 def check_task_sets(runs: list[RunData]) -> str | None:
@@ -50,15 +78,17 @@ def check_task_sets(runs: list[RunData]) -> str | None:
     return hashes.pop() if hashes else None
 
 
-def entries(runs: list[RunData]) -> list[Entry]:
+def entries(runs: list[RunData], verified: dict[str, str] | None = None) -> list[Entry]:
     """One row per run, best first: by Avg@k, then pass^k at the largest k, then fewer UNSATISFIED."""
-    rows = [_entry(run) for run in runs]
+    labels = verified or {}
+    rows = [_entry(run).model_copy(update={"verified": labels.get(run.name, "consistent")}) for run in runs]
     rows.sort(key=lambda e: (-e.avg_at_k, -_last(e.pass_hat_k), e.unsatisfied_rate, e.run))
     return [row.model_copy(update={"rank": index}) for index, row in enumerate(rows, start=1)]
 
 
-async def write_site(runs: list[RunData], out: Path) -> list[Entry]:
-    """index.html (the ranking), runs/<name>.html (each run's report) and plotly.min.js under `out`."""
+async def write_site(runs: list[RunData], out: Path, verified: dict[str, str] | None = None) -> list[Entry]:
+    """index.html (the ranking), runs/<name>.html (each run's report) and plotly.min.js under `out`;
+    `verified`: each run's verification label (`verify_runs`)."""
     task_set = check_task_sets(runs)
     pages = _page_names(runs)
     (out / "runs").mkdir(parents=True, exist_ok=True)
@@ -68,7 +98,7 @@ async def write_site(runs: list[RunData], out: Path) -> list[Entry]:
             [run], title=f"τ-Emotion-Bench: {run.name}", plotly_src=f"../{PLOTLY_FILE}"
         )
         (out / pages[run.name]).write_text(html, encoding="utf-8")
-    ranked = entries(runs)
+    ranked = entries(runs, verified)
     ranked = [entry.model_copy(update={"page": pages[entry.run]}) for entry in ranked]
     (out / "index.html").write_text(render_index(ranked, task_set), encoding="utf-8")
     (out / "leaderboard.json").write_text(

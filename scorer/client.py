@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import grpc
 
-from taue.contracts.episode import RewardBreakdown
 from taue.proto.serving import DEFAULT_DEADLINE, channel, wait_until_serving
 from taue.proto.v1 import scorer_pb2_grpc
-from taue.scorer.scoring import ScoreRequest
-from taue.scorer.wire import (
-    breakdown_from_message,
-    score_request_message,
-)
+from taue.scorer.scoring import Scored, ScoreRequest
+from taue.scorer.wire import score_request_message, scored_from_message
 
 RETRYABLE = {
     grpc.StatusCode.UNAVAILABLE,
     grpc.StatusCode.DEADLINE_EXCEEDED,
     grpc.StatusCode.RESOURCE_EXHAUSTED,
+    grpc.StatusCode.CANCELLED,  # a server stopping cancels the calls it is serving
 }
 
 
@@ -27,21 +24,22 @@ class ScorerCallError(RuntimeError):
 
 
 class ScorerClient:
-    def __init__(self, address: str, deadline: float = DEFAULT_DEADLINE) -> None:
+    def __init__(self, address: str, deadline: float = DEFAULT_DEADLINE, token: str | None = None) -> None:
         self.address = address
         self.deadline = deadline
-        self._channel = channel(address)
+        self._channel = channel(address, token)
         self._stub = scorer_pb2_grpc.ScorerStub(self._channel)
 
     async def wait_ready(self, timeout: float = 30.0) -> None:
         await wait_until_serving(self._channel, timeout)
 
-    async def score(self, request: ScoreRequest) -> RewardBreakdown:
+    async def score(self, request: ScoreRequest) -> Scored:
+        """The reward breakdown, and the sealed observation when the request carried one."""
         try:
             message = await self._stub.Score(score_request_message(request), timeout=self.deadline)
         except grpc.aio.AioRpcError as exc:
             raise ScorerCallError("Score", exc) from None
-        return breakdown_from_message(message)
+        return scored_from_message(message)
 
     async def close(self) -> None:
         await self._channel.close()

@@ -1,31 +1,36 @@
 """The scorer as a gRPC service (`taue serve scorer`): rewards from the episode's observed end and
-the task's expected outcome, both brought by the caller from the domain server."""
+the task's expected outcome, both brought by the caller from the domain server, sealed with the
+scorer's signing key when it has one."""
 
 from __future__ import annotations
 
 import grpc
 from pydantic import ValidationError
 
+from taue.contracts.integrity import SigningKey
 from taue.proto.serving import GrpcServer
 from taue.proto.v1 import scorer_pb2, scorer_pb2_grpc
-from taue.scorer.scoring import score_episode
-from taue.scorer.wire import (
-    breakdown_message,
-    score_request_from_message,
-)
+from taue.scorer.scoring import score_and_seal
+from taue.scorer.wire import score_request_from_message, scored_message
 
 
 class ScorerService(scorer_pb2_grpc.ScorerServicer):
+    def __init__(self, signing_key: SigningKey | None = None) -> None:
+        self.signing_key = signing_key
+
     async def Score(self, request, context):
         try:
-            breakdown = score_episode(score_request_from_message(request))
+            scored = score_and_seal(score_request_from_message(request), self.signing_key)
         except (ValueError, ValidationError) as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"invalid score request: {exc}")
-        return breakdown_message(breakdown)
+        return scored_message(scored)
 
 
-def build_server(host: str = "127.0.0.1", port: int = 0) -> GrpcServer:
-    server = GrpcServer(host, port)
-    scorer_pb2_grpc.add_ScorerServicer_to_server(ScorerService(), server.server)
+def build_server(
+    host: str = "127.0.0.1", port: int = 0, token: str | None = None, signing_key: SigningKey | None = None
+) -> GrpcServer:
+    """The scorer's gRPC server: calls need `token` (when given); rewards are sealed with `signing_key`."""
+    server = GrpcServer(host, port, token)
+    scorer_pb2_grpc.add_ScorerServicer_to_server(ScorerService(signing_key), server.server)
     server.add([scorer_pb2.DESCRIPTOR.services_by_name["Scorer"].full_name])
     return server

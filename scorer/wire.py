@@ -6,9 +6,10 @@ import json
 
 from taue.contracts.domain import ExpectedOutcome, GoldCall
 from taue.contracts.episode import LoggedCall, Message, RewardBreakdown
+from taue.contracts.integrity import Integrity, Observation, canonical_json
 from taue.proto.terminations import TERMINATION_NAMES, TERMINATIONS
 from taue.proto.v1 import common_pb2, scorer_pb2
-from taue.scorer.scoring import ScoreRequest
+from taue.scorer.scoring import Scored, ScoreRequest
 
 
 def score_request_message(request: ScoreRequest) -> scorer_pb2.ScoreRequest:
@@ -25,7 +26,13 @@ def score_request_message(request: ScoreRequest) -> scorer_pb2.ScoreRequest:
         ],
         termination=TERMINATIONS[request.termination],
         expected=expected_message(request.expected),
+        episode_id=request.episode_id or "",
+        observation_json=_json(request.observation),
     )
+
+
+def _json(model: Observation | None) -> str:
+    return "" if model is None else canonical_json(model.model_dump(mode="json")).decode("ascii")
 
 
 def expected_message(expected: ExpectedOutcome) -> scorer_pb2.ExpectedOutcome:
@@ -76,7 +83,22 @@ def score_request_from_message(message: scorer_pb2.ScoreRequest) -> ScoreRequest
         ],
         termination=TERMINATION_NAMES[message.termination],
         expected=expected_from_message(message.expected),
+        episode_id=message.episode_id or None,
+        observation=Observation.model_validate_json(message.observation_json)
+        if message.observation_json
+        else None,
     )
+
+
+def scored_message(scored: Scored) -> scorer_pb2.RewardBreakdown:
+    message = breakdown_message(scored.breakdown)
+    message.integrity_json = _json(scored.integrity)
+    return message
+
+
+def scored_from_message(message: scorer_pb2.RewardBreakdown) -> Scored:
+    integrity = Integrity.model_validate_json(message.integrity_json) if message.integrity_json else None
+    return Scored(breakdown=breakdown_from_message(message), integrity=integrity)
 
 
 def breakdown_message(breakdown: RewardBreakdown) -> scorer_pb2.RewardBreakdown:

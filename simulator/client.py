@@ -25,6 +25,7 @@ RETRYABLE = {
     grpc.StatusCode.UNAVAILABLE,
     grpc.StatusCode.DEADLINE_EXCEEDED,
     grpc.StatusCode.RESOURCE_EXHAUSTED,
+    grpc.StatusCode.CANCELLED,  # a server stopping cancels the calls it is serving
 }
 
 
@@ -37,10 +38,10 @@ class SimulatorCallError(RuntimeError):
 
 
 class SimulatorClient:
-    def __init__(self, address: str, deadline: float = DEFAULT_DEADLINE) -> None:
+    def __init__(self, address: str, deadline: float = DEFAULT_DEADLINE, token: str | None = None) -> None:
         self.address = address
         self.deadline = deadline
-        self._channel = channel(address)
+        self._channel = channel(address, token)
         self._stub = simulator_pb2_grpc.SimulatorStub(self._channel)
 
     async def wait_ready(self, timeout: float = 30.0) -> None:

@@ -140,7 +140,8 @@ def parse_reply(text: str) -> tuple[str, str | None]:
     return f"{words} {token}".strip(), termination
 
 
-def _api_key() -> str:
+def api_key() -> str:
+    """The LLM user's key: TAUE_USER_API_KEY, else OPENAI_API_KEY, else a placeholder local servers accept."""
     return next((os.environ[v] for v in API_KEY_VARIABLES if os.environ.get(v)), LOCAL_API_KEY)
 
 
@@ -231,7 +232,7 @@ class LLMUser:
         while True:
             try:
                 client = shared_model_client(
-                    self.options.base_url or "", _api_key(), max_retries=0, timeout=REQUEST_TIMEOUT
+                    self.options.base_url or "", api_key(), max_retries=0, timeout=REQUEST_TIMEOUT
                 )
                 return await client.chat_completion(self.request())
             except openai.APIError as exc:

@@ -82,9 +82,11 @@ def build_server(
     port: int = 0,
     session_ttl_s: float = DEFAULT_SESSION_TTL_S,
     max_sessions: int = DEFAULT_MAX_SESSIONS,
+    token: str | None = None,
 ) -> GrpcServer:
-    """The simulator's gRPC server; sessions idle for `session_ttl_s` expire, at most `max_sessions` live."""
-    server = GrpcServer(host, port)
+    """The simulator's gRPC server; sessions idle for `session_ttl_s` expire, at most `max_sessions` live;
+    calls need `token` when one is given."""
+    server = GrpcServer(host, port, token)
     service = SimulatorService(Simulator(session_ttl_s, max_sessions))
     simulator_pb2_grpc.add_SimulatorServicer_to_server(service, server.server)
     server.add([simulator_pb2.DESCRIPTOR.services_by_name["Simulator"].full_name])

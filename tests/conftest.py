@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import os
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 
 import httpx2
@@ -14,6 +16,12 @@ from taue.runner.embedded import embedded_domains
 from tests.llama_server import llama_server  # noqa: F401  (session fixture: llama.cpp + SmolLM2)
 
 DOMAINS = ["airline", "retail"]
+# Runs keep their signing keys under $TAUE_HOME/keys: the suite's go to a folder of its own, not ~/.taue.
+os.environ.setdefault("TAUE_HOME", tempfile.mkdtemp(prefix="taue-test-home-"))
+ADMIN_TOKEN = "taue-test-admin-token"
+"""The admin token of the services the tests start as processes (`taue serve …` reads it from the
+environment they inherit, as the runners they start do); in-process servers make their own."""
+os.environ["TAUE_ADMIN_TOKEN"] = ADMIN_TOKEN
 
 
 @pytest.hookimpl(wrapper=True)
@@ -36,13 +44,38 @@ def pytest_collection(session: pytest.Session) -> Iterator[object]:
         gc.set_threshold(20_000, 20, 20)
 
 
+class ControlTokens(httpx2.Auth):
+    """Sends the admin token of the control port a request goes to (every control port needs one),
+    unless the test sets its own `Authorization` header; requests to other ports go as they are."""
+
+    def __init__(self) -> None:
+        self.by_port: dict[int, str] = {}
+
+    def register(self, *servers: DomainServer) -> None:
+        for server in servers:
+            if server.admin_token:
+                self.by_port[server.control_port] = server.admin_token
+
+    def auth_flow(self, request: httpx2.Request) -> Iterator[httpx2.Request]:
+        token = self.by_port.get(request.url.port or 0)
+        if token and "authorization" not in request.headers:
+            request.headers["Authorization"] = f"Bearer {token}"
+        yield request
+
+
+CONTROL_TOKENS = ControlTokens()
+
+
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def servers() -> AsyncIterator[dict[str, DomainServer]]:
-    async with embedded_domains(DOMAINS) as running:
+    async with embedded_domains(DOMAINS, ADMIN_TOKEN) as running:
+        CONTROL_TOKENS.register(*running.values())
         yield running
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def http() -> AsyncIterator[httpx2.AsyncClient]:
-    async with httpx2.AsyncClient(timeout=30) as client:
+    """A client for the tests' servers: control ports of servers registered with `CONTROL_TOKENS` get
+    their admin token."""
+    async with httpx2.AsyncClient(timeout=30, auth=CONTROL_TOKENS) as client:
         yield client

@@ -86,7 +86,9 @@ async def careful_failures(domain: Domain, tasks: list[Task], seed: int) -> dict
             config = RunConfig(
                 run="tracer-verify", domains=[domain.name], agent=CAREFUL_AGENT, trials=1, seed=seed
             )
-            services = Services(env={domain.name: server.control_url})
+            services = Services(
+                env={domain.name: server.control_url}, tokens={domain.name: str(server.admin_token)}
+            )
             report = await execute_run(config, Path(scratch), services, concurrency=16)
     finally:
         await server.stop()

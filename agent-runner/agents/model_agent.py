@@ -26,6 +26,7 @@ from mcp.client.caching import CacheConfig, InMemoryResponseCacheStore
 from taue.contracts.model_clients import shared_model_client
 from taue.runner.agents import AgentOptions
 from taue.runner.agents.base import AgentError, EpisodeContext, McpServerInfo
+from taue.runner.control import InfraError
 from taue.runner.mcp_session import episode_session, list_all_tools
 from taue.runner.pricing import cost_of
 
@@ -42,6 +43,20 @@ every episode), so a session learns the tools' output schemas from here, not ove
 
 def api_key() -> str:
     return os.environ.get("TAUE_AGENT_API_KEY") or os.environ.get("OPENAI_API_KEY") or PLACEHOLDER_KEY
+
+
+DOWN_STATUSES = frozenset({401, 403, 404, 429})
+"""Answers that say the endpoint cannot serve this run (a key, a model name, a quota), not that the
+model misbehaved."""
+
+
+def endpoint_down(exc: openai.APIError) -> bool:
+    """Whether a model call failed for the endpoint's sake (unreachable, timed out, 5xx or one of
+    `DOWN_STATUSES` after the client's retries), not for the model's answer."""
+    if isinstance(exc, openai.APIConnectionError):  # timeouts included
+        return True
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and (status >= 500 or status in DOWN_STATUSES)
 
 
 def function_schemas(tools: list[mcp.types.Tool]) -> list[dict[str, Any]]:
@@ -111,18 +126,18 @@ class ModelAgent:
         async with AsyncExitStack() as stack:
             outcome = await self._turn(stack)
         # Raised only once the MCP session is closed: inside it, anyio would wrap it in an ExceptionGroup.
-        if isinstance(outcome, AgentError):
+        if isinstance(outcome, AgentError | InfraError):
             raise outcome
         return outcome
 
-    async def _turn(self, stack: AsyncExitStack) -> str | AgentError:
+    async def _turn(self, stack: AsyncExitStack) -> str | AgentError | InfraError:
         """Model calls and tool calls until the model writes to the user; the MCP session opens lazily."""
         client: Client | None = None
         calls_this_turn = 0
         while True:
             try:
                 message = await self._complete()
-            except AgentError as exc:
+            except (AgentError, InfraError) as exc:
                 return exc
             if not message.tool_calls:
                 text = message.content or ""
@@ -179,7 +194,10 @@ class ModelAgent:
         try:
             response = await client.chat_completion(self.request())
         except openai.APIError as exc:
-            raise AgentError(f"model endpoint {self.options.base_url}: {type(exc).__name__}: {exc}") from exc
+            failure = f"model endpoint {self.options.base_url}: {type(exc).__name__}: {exc}"
+            if endpoint_down(exc):  # the harness's model server, not the agent: the runner retries
+                raise InfraError(failure) from exc
+            raise AgentError(failure) from exc
         self._count(response.usage)
         if not response.choices:
             raise AgentError("the model endpoint returned no choices")

@@ -1,5 +1,9 @@
 """The control port: the domain's card and tasks, episodes, state, tool log, health. Never handed to
-the agent. Everything the runner and the scorer learn about the domain comes from here."""
+the agent. Everything the runner and the scorer learn about the domain comes from here.
+
+Every route but `GET /healthz` needs the admin token (`Authorization: Bearer <token>`); only a server
+started with `--insecure-no-token` serves without one. `POST /episodes/{id}/finish` ends an episode
+for good and answers with its signed observation (taue/contracts/integrity.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field, StrictInt
 
 from taue.contracts.domain import DomainCard, EpisodeCreated, ExpectedOutcome, TaskList
+from taue.contracts.integrity import EpisodeEnd
 from taue.contracts.tasks import Task
 from taue.envs.runtime.catalog import domain_card
 from taue.envs.runtime.episodes import Episode, EpisodeError, EpisodeRegistry
@@ -96,11 +101,17 @@ def build_control_app(
     public_mcp_url: str,
     admin_token: str | None = None,
     max_body_bytes: int | None = None,
+    allowed_hosts: list[str] | None = None,
 ) -> FastAPI:
-    """The control API of one domain server. `public_mcp_url` is the MCP port's base URL."""
+    """The control API of one domain server. `public_mcp_url` is the MCP port's base URL; without an
+    `admin_token` it is open to anyone (`--insecure-no-token`); `allowed_hosts`: the Host headers it
+    answers (None: any)."""
     domain = registry.domain
-    app = FastAPI(title=f"taue {domain.name} control", version="1")
-    app.add_middleware(RequestGuard, max_body_bytes=max_body_bytes)
+    # The API's document needs the token too; the interactive pages, which cannot send it, are off.
+    app = FastAPI(
+        title=f"taue {domain.name} control", version="1", openapi_url=None, docs_url=None, redoc_url=None
+    )
+    app.add_middleware(RequestGuard, max_body_bytes=max_body_bytes, allowed_hosts=allowed_hosts)
 
     async def require_admin(authorization: str = Header(default="")) -> None:
         if admin_token is None:
@@ -121,6 +132,10 @@ def build_control_app(
         return JSONResponse({"error": "invalid request", "problems": problems}, status_code=422)
 
     admin = [Depends(require_admin)]
+
+    @app.get("/openapi.json", dependencies=admin, include_in_schema=False)
+    async def openapi_document() -> JSONResponse:
+        return JSONResponse(app.openapi())
 
     @app.get("/healthz")
     async def healthz() -> dict[str, object]:
@@ -227,6 +242,12 @@ def build_control_app(
             ended=episode.ended,
             dropped=episode.dropped,
         )
+
+    @app.post("/episodes/{episode_id}/finish", dependencies=admin)
+    async def finish_episode(episode_id: str) -> EpisodeEnd:
+        """End the episode for good (later tool calls are refused) and answer with what the server
+        observed: final state hash, tool log, the task's expected outcome and the signed observation."""
+        return await registry.finish(episode_id)
 
     @app.delete("/episodes/{episode_id}", dependencies=admin, status_code=204)
     async def delete_episode(episode_id: str) -> Response:

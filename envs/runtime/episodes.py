@@ -9,6 +9,14 @@ import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from taue.contracts.integrity import (
+    EpisodeEnd,
+    Observation,
+    SigningKey,
+    expected_digest,
+    task_set_hash,
+    tool_log_digest,
+)
 from taue.contracts.tasks import Action, Task
 from taue.contracts.text import shown
 from taue.envs.runtime.catalog import ExpectedOutcomes
@@ -43,6 +51,9 @@ class Episode:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ended: bool = False
     """Set once a conversation-ending tool ran; later calls are refused."""
+    finished: bool = False
+    """Set when the runner asked for the episode's end (`finish`): its observation is final, so every
+    later tool call is refused."""
     last_used: float = field(default_factory=time.monotonic)
     open_streams: int = 0
     """MCP GET (server-sent events) streams open on this episode."""
@@ -72,8 +83,11 @@ class EpisodeRegistry:
         tasks: dict[str, Task] | None = None,
         max_episodes: int = 4096,
         episode_ttl_s: float = DEFAULT_EPISODE_TTL_S,
+        signing_key: SigningKey | None = None,
     ) -> None:
         self.domain = domain
+        self.signing_key = signing_key
+        """Signs every finished episode's observation; None: observations go unsigned."""
         self.tasks = tasks if tasks is not None else domain.task_index
         self.serves_train_split = tasks is None
         """A server given its own task list (the Tracer's verification) serves no training split."""
@@ -82,6 +96,7 @@ class EpisodeRegistry:
         self.max_logged_calls = MAX_LOGGED_CALLS
         self.expected = ExpectedOutcomes(domain)
         self._episodes: dict[str, Episode] = {}
+        self._task_set_hashes: dict[str, str] = {}
 
     def __len__(self) -> int:
         return len(self._episodes)
@@ -92,6 +107,16 @@ class EpisodeRegistry:
         if not self.serves_train_split:
             return {}
         return {task.id: task for task in self.domain.train_tasks}
+
+    def task_set_hash(self, split: str) -> str:
+        """The split's task-set hash (as a run computes it over this one domain), made on first use."""
+        if split not in self._task_set_hashes:
+            tasks = self.split(split).values()
+            self._task_set_hashes[split] = task_set_hash({self.domain.name: tasks})
+        return self._task_set_hashes[split]
+
+    def split_of(self, task_id: str) -> str:
+        return "eval" if task_id in self.tasks else "train"
 
     def split(self, name: str) -> dict[str, Task]:
         if name == "eval":
@@ -170,10 +195,47 @@ class EpisodeRegistry:
             episode.log.clear()
             episode.dropped = 0
             episode.ended = False
+            episode.finished = False
             if episode.streams_closed.is_set():
                 episode.streams_closed = asyncio.Event()
             await self._apply_initial_state(episode)
             return (time.perf_counter() - started) * 1000
+
+    async def finish(self, episode_id: str) -> EpisodeEnd:
+        """End the episode for good (later tool calls are refused) and say what the server observed:
+        the final state hash, the tool log and the task's expected outcome, with the signed
+        observation over them. Asking again gives the same answer."""
+        episode = self.get(episode_id)
+        if episode.task_id is None:
+            raise EpisodeError("this episode plays no task: there is no outcome to finish", status=409)
+        async with episode.lock:
+            episode.finished = True
+            episode.streams_closed.set()
+            final_hash = episode.db.state_hash()
+            log = list(episode.log)
+        task = self.task(episode.task_id)
+        expected = await self.expected.get(task)
+        observation = Observation(
+            domain=self.domain.name,
+            episode_id=episode.id,
+            task_id=task.id,
+            run_id=episode.run_id,
+            seed=episode.seed,
+            task_set_hash=self.task_set_hash(self.split_of(task.id)),
+            final_hash=final_hash,
+            ended=episode.ended,
+            tool_log_sha256=tool_log_digest(log),
+            expected_sha256=expected_digest(expected),
+        ).signed_by(self.signing_key)
+        return EpisodeEnd(
+            episode_id=episode.id,
+            final_hash=final_hash,
+            ended=episode.ended,
+            tool_log=log,
+            dropped=episode.dropped,
+            expected=expected,
+            observation=observation,
+        )
 
     def delete(self, episode_id: str) -> None:
         episode = self._episodes.pop(episode_id, None)

@@ -6,12 +6,17 @@ body is counted too). uvicorn then reads and discards the rest of the body (it i
 client, still sending, gets to read the answer; a body declared over `CLOSE_ABOVE_BYTES` is not
 worth that, and its connection is closed at once. A client that goes away (mid-body, or while its
 request runs) is one warning line on the server's log, never a traceback.
+
+Given `allowed_hosts`, the guard also answers `421` to a request whose Host header is not one of
+them (DNS rebinding: a web page whose name resolves to this machine), except `GET /healthz`, which
+probes reach by address. An entry `name:*` allows the name on any port.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 
 import anyio
 from starlette.requests import ClientDisconnect
@@ -34,6 +39,21 @@ async def json_error(send: Send, status: int, message: str, close: bool = False)
     await send({"type": "http.response.body", "body": body})
 
 
+def host_allowed(host: str | None, allowed: Sequence[str]) -> bool:
+    """Whether a Host header names this server: an exact entry, or `name:*` for any port."""
+    if not host:
+        return False
+    host = host.lower()
+    return any(host == entry or (entry.endswith(":*") and host.startswith(entry[:-1])) for entry in allowed)
+
+
+def header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
 def request_line(scope: Scope) -> str:
     """Method and path for the log, the path cut short (it is the client's)."""
     path = scope.get("path", "")
@@ -41,13 +61,11 @@ def request_line(scope: Scope) -> str:
 
 
 def declared_length(scope: Scope) -> int | None:
-    for name, value in scope["headers"]:
-        if name == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
-    return None
+    value = header(scope, b"content-length")
+    try:
+        return None if value is None else int(value)
+    except ValueError:
+        return None
 
 
 def is_disconnect(exc: BaseException) -> bool:
@@ -75,13 +93,20 @@ class BodyReplay:
 
 
 class RequestGuard:
-    def __init__(self, app: ASGIApp, max_body_bytes: int | None = None) -> None:
+    def __init__(
+        self, app: ASGIApp, max_body_bytes: int | None = None, allowed_hosts: Sequence[str] | None = None
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes or MAX_BODY_BYTES
+        self.allowed_hosts = None if allowed_hosts is None else [entry.lower() for entry in allowed_hosts]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if self._misdirected(scope):
+            message = "misdirected request: the Host header does not name this server"
+            await json_error(send, 421, message, close=True)  # its body is never read
             return
         declared = declared_length(scope)
         if declared is not None and declared > self.max_body_bytes:
@@ -97,6 +122,11 @@ class RequestGuard:
             if not (replay.disconnected and is_disconnect(exc)):
                 raise
             log.warning("client disconnected during %s (%s)", request_line(scope), type(exc).__name__)
+
+    def _misdirected(self, scope: Scope) -> bool:
+        if self.allowed_hosts is None or (scope["path"] == "/healthz" and scope["method"] == "GET"):
+            return False
+        return not host_allowed(header(scope, b"host"), self.allowed_hosts)
 
     async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
         """The whole body, or None when the client left or the body is too large (answered here)."""

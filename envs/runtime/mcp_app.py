@@ -39,6 +39,7 @@ from taue.envs.runtime.sse_streams import STREAM_IDLE_S, StreamWatch
 EPISODE_PATH = re.compile(r"^/episodes/([A-Za-z0-9_-]{1,64})/mcp$")
 MAX_STREAMS_PER_EPISODE = 2
 TRANSFERRED = "this conversation has been transferred; no further actions are possible"
+FINISHED = "this conversation is over; no further actions are possible"
 LISTING_TTL_MS = 60_000
 """How long a client may reuse a listing: a redeployed server's new tools are seen within it."""
 PUBLIC_LISTING = CacheHint(ttl_ms=LISTING_TTL_MS, scope="public")
@@ -68,6 +69,8 @@ class DomainMCPServer(MCPServer):
         episode = self._episode(context)
         domain = self.registry.domain
         async with episode.lock:
+            if episode.finished:  # its observation is final: nothing may change or join the log now
+                raise ToolError(FINISHED)
             bound = self.registry.max_logged_calls
             if len(episode.log) >= bound:
                 episode.dropped += 1

@@ -1,7 +1,10 @@
 """Serving a domain: the MCP app and the control app, each on its own port.
 
 `DomainServer` runs both under uvicorn inside the current event loop. The embedded default and
-`taue serve env` use the same class; only the sockets differ. A background sweep deletes episodes
+`taue serve env` use the same class; only the sockets differ. The control port always needs an admin
+token (a random one unless given; `insecure_no_token` opens it), and both ports answer only Host
+headers that name the server: the given `allowed_hosts`, else, on a loopback address, the loopback
+names. A background sweep deletes episodes
 idle for longer than the TTL; the episode cap comes from the memory the server may use
 (envs/runtime/limits.py) unless given.
 """
@@ -10,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
+import secrets
 import signal
 import socket
 from collections.abc import Iterator
@@ -18,6 +23,7 @@ from dataclasses import dataclass, field
 
 import uvicorn
 
+from taue.contracts.integrity import SigningKey
 from taue.contracts.tasks import Task
 from taue.envs.runtime.control_app import build_control_app
 from taue.envs.runtime.domain import Domain
@@ -35,6 +41,22 @@ logging.getLogger("uvicorn.access").disabled = True
 KEEP_ALIVE_S = 75
 """Idle keep-alive connections stay open this long: above every client's idle expiry (30 s at most),
 so a client never reuses a connection the server is closing at that moment."""
+
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def is_wildcard(host: str) -> bool:
+    return host in ("0.0.0.0", "::", "")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
@@ -103,7 +125,14 @@ class DomainServer:
     public_host: str | None = None
     """Host name agents use to reach the MCP port (a compose service name, say)."""
     allowed_hosts: list[str] | None = None
+    """Host headers the MCP port answers (`host:port`); the control port answers their names on any
+    port. None: on a loopback address the loopback names, else any."""
     admin_token: str | None = None
+    """The control port's bearer token; None: a random one (`admin_token` tells it to the runner)."""
+    insecure_no_token: bool = False
+    """Serve the control port without a token (`taue serve env --insecure-no-token`)."""
+    signing_key: SigningKey | None = None
+    """Signs each finished episode's observation; None: observations go unsigned."""
     tasks: list[Task] | None = None
     """The tasks to serve instead of the domain's own (the Tracer verifies candidates this way)."""
     episode_ttl_s: float = DEFAULT_EPISODE_TTL_S
@@ -120,7 +149,13 @@ class DomainServer:
 
     def __post_init__(self) -> None:
         tasks = None if self.tasks is None else {task.id: task for task in self.tasks}
-        self.registry = EpisodeRegistry(self.domain, tasks, episode_ttl_s=self.episode_ttl_s)
+        self.registry = EpisodeRegistry(
+            self.domain, tasks, episode_ttl_s=self.episode_ttl_s, signing_key=self.signing_key
+        )
+        if self.insecure_no_token:
+            self.admin_token = None
+        elif not self.admin_token:
+            self.admin_token = secrets.token_urlsafe(32)
         self._mcp_socket = bind_socket(self.host, self.mcp_port)
         self._control_socket = bind_socket(self.host, self.control_port)
         self.mcp_port = self._mcp_socket.getsockname()[1]
@@ -140,8 +175,11 @@ class DomainServer:
         self.registry.max_episodes = self.max_episodes or derived_max_episodes(
             len(seed.image_bytes), self.memory_limit_mb
         )
-        mcp_app = build_mcp_app(self.registry, self.allowed_hosts, self.stream_idle_s, self.max_body_bytes)
-        control_app = build_control_app(self.registry, self.mcp_url, self.admin_token, self.max_body_bytes)
+        mcp_hosts, control_hosts = self.host_checks()
+        mcp_app = build_mcp_app(self.registry, mcp_hosts, self.stream_idle_s, self.max_body_bytes)
+        control_app = build_control_app(
+            self.registry, self.mcp_url, self.admin_token, self.max_body_bytes, control_hosts
+        )
         for app, sock in ((mcp_app, self._mcp_socket), (control_app, self._control_socket)):
             config = uvicorn.Config(
                 app,
@@ -160,6 +198,20 @@ class DomainServer:
                 await asyncio.gather(*self._tasks)  # surface the start-up error
             await asyncio.sleep(0.01)
         self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    def host_checks(self) -> tuple[list[str] | None, list[str] | None]:
+        """The Host headers the MCP port and the control port answer (None: any)."""
+        if self.allowed_hosts:
+            names = {entry.rsplit(":", 1)[0] for entry in self.allowed_hosts}
+        elif is_loopback(self.host):
+            names = set()
+        else:
+            return None, None
+        names |= {*LOOPBACK_NAMES, *([self.public_host] if self.public_host else [])}
+        if not is_wildcard(self.host):
+            names.add(self.host if ":" not in self.host else f"[{self.host}]")
+        mcp = list(self.allowed_hosts or []) + [f"{name}:{self.mcp_port}" for name in sorted(names)]
+        return mcp, [f"{name}:*" for name in sorted(names)] + sorted(names)
 
     async def _sweep_forever(self) -> None:
         """Delete idle episodes now and then, and give their memory back to the OS."""

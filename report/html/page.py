@@ -183,9 +183,14 @@ def packed_json(data: Any) -> str:
     return base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
 
 
+SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+"""JSON escapes for the characters that mean something to the HTML parser inside a <script> element:
+`</script>` would close it, and `<!--` followed by `<script>` would keep it open past its end."""
+
+
 def _script_json(data: Any) -> Markup:
-    """JSON safe inside a <script> element (no "</" can close it)."""
-    return Markup(json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"))
+    """JSON safe inside a <script> element, whatever its strings hold (the same value once parsed)."""
+    return Markup(json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(SCRIPT_SAFE))
 
 
 def asset(name: str) -> str:

@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import pkgutil
 import sys
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from taue.cli import commands
+from taue.cli.options import KEY_FILE_HELP
 from taue.cli.options import fail as _fail
 from taue.cli.options import parse_domains as _parse_domains
 from taue.cli.options import parse_location as _parse_location
+from taue.cli.options import signing_key as _signing_key
 from taue.cli.options import stdout_console as _stdout_console
 from taue.cli.options import uncut_help as _uncut_help
 from taue.cli.options import user_fault as _user_fault
 from taue.cli.settings import SettingsCommand, SettingsFile
+
+if TYPE_CHECKING:
+    from taue.contracts.integrity import SigningKey
 
 # Everything below the CLI is imported inside the commands that need it, so `taue --help` and every
 # command start without loading servers, models or gRPC.
@@ -127,17 +133,27 @@ def merge(
             help="Name of the merged run (default: the shards' common name, else the --out folder's)."
         ),
     ] = None,
+    key_file: Annotated[Path | None, typer.Option(help=KEY_FILE_HELP)] = None,
+    allow_unverified: Annotated[
+        bool, typer.Option(help="Merge records that fail verification (each problem is still printed).")
+    ] = False,
 ) -> None:
-    """Combine shard runs into one run, identical to an unsharded run of the same settings."""
+    """Combine shard runs into one run, identical to an unsharded run of the same settings. Every
+    input is verified first (as `taue verify`, missing episodes aside): a record that fails stops the
+    merge (exit 2) unless --allow-unverified."""
 
     from taue.runner.merge import MergeError, merge_runs
     from taue.runner.storage import StorageError
+    from taue.runner.verify import VerifyError
 
     shards, merged = [_parse_location(run_dir) for run_dir in run_dirs], _parse_location(out)
+    key = _signing_key(key_file)
     try:
-        report = merge_runs(shards, merged, name)
-    except (MergeError, StorageError) as exc:
+        report = merge_runs(shards, merged, name, key, allow_unverified)
+    except (MergeError, StorageError, VerifyError) as exc:
         raise _fail(str(exc)) from None
+    for line in report.unverified:
+        console.print(Text.assemble(("unverified:", "yellow"), " ", line))
     console.print(
         f"{report.episodes} episodes from {len(run_dirs)} runs -> {merged.shown('results.jsonl')} "
         f"(run {report.run})"
@@ -147,6 +163,15 @@ def merge(
             f"[yellow]{report.missing} planned episodes are missing; rerun the shards that lack them"
         )
         raise typer.Exit(1)
+
+
+InsecureNoToken = Annotated[
+    bool,
+    typer.Option(
+        help="Serve without the admin token (anyone who reaches the port may use it): for a sealed-off "
+        "test network only."
+    ),
+]
 
 
 @serve_app.command("simulator", cls=SettingsCommand)
@@ -159,35 +184,77 @@ def serve_simulator(
     max_sessions: Annotated[
         int, typer.Option(min=1, help="Live user sessions at most; beyond it StartSession is refused.")
     ] = 10_000,
+    insecure_no_token: InsecureNoToken = False,
     config: SettingsFile = None,
 ) -> None:
-    """Serve the user simulator over gRPC (taue.v1.Simulator, health, reflection)."""
+    """Serve the user simulator over gRPC (taue.v1.Simulator, health, reflection); calls need the admin
+    token (TAUE_ADMIN_TOKEN)."""
     from functools import partial
 
     from taue.simulator.service import build_server
 
-    build = partial(build_server, session_ttl_s=session_ttl, max_sessions=max_sessions)
-    _serve_grpc(build, host, port, "simulator")
+    secrets = _serving_secrets("simulator", insecure_no_token)
+    build = partial(build_server, session_ttl_s=session_ttl, max_sessions=max_sessions, token=secrets.token)
+    _serve_grpc(build, host, port, "simulator", secrets.warnings)
 
 
 @serve_app.command("scorer", cls=SettingsCommand)
 def serve_scorer(
     port: Annotated[int, typer.Option(help="gRPC port.")] = 50052,
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    insecure_no_token: InsecureNoToken = False,
     config: SettingsFile = None,
 ) -> None:
-    """Serve the scorer over gRPC (taue.v1.Scorer, health, reflection); it owns the tasks."""
+    """Serve the scorer over gRPC (taue.v1.Scorer, health, reflection); calls need the admin token
+    (TAUE_ADMIN_TOKEN); rewards are sealed with TAUE_SIGNING_KEY."""
+    from functools import partial
+
     from taue.scorer.service import build_server
 
-    _serve_grpc(build_server, host, port, "scorer")
+    secrets = _serving_secrets("scorer", insecure_no_token, signs="rewards")
+    build = partial(build_server, token=secrets.token, signing_key=secrets.key)
+    _serve_grpc(build, host, port, "scorer", secrets.warnings)
 
 
-def _serve_grpc(build, host: str, port: int, name: str) -> None:
+class _Secrets(NamedTuple):
+    token: str | None
+    key: SigningKey | None
+    warnings: list[str]
+    """Printed after the line saying where the service listens (scripts read that line first)."""
+
+
+def _serving_secrets(name: str, insecure_no_token: bool, signs: str | None = None) -> _Secrets:
+    """A service's admin token (required unless told to serve open) and, for one that signs `signs`,
+    its signing key (TAUE_SIGNING_KEY / TAUE_SIGNING_KEY_FILE; unsigned with a warning without)."""
+    from taue.contracts.integrity import SigningKey, admin_token_from_env
+
+    warnings = []
+    try:
+        token = admin_token_from_env()
+        key = SigningKey.from_env() if signs else None
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    if insecure_no_token:
+        token = None
+        warnings.append(f"warning: {name} serves WITHOUT a token: anyone who reaches it can use it")
+    elif token is None:
+        raise _fail(
+            f"the {name} needs an admin token: set TAUE_ADMIN_TOKEN (or TAUE_ADMIN_TOKEN_FILE), e.g. "
+            "`export TAUE_ADMIN_TOKEN=$(openssl rand -hex 24)`; --insecure-no-token serves without one"
+        )
+    if signs and key is None:
+        warnings.append(f"warning: {name}: TAUE_SIGNING_KEY is not set, {signs} are not signed")
+    return _Secrets(token, key, warnings)
+
+
+def _serve_grpc(build, host: str, port: int, name: str, warnings: list[str]) -> None:
     import asyncio
 
     async def serve() -> None:
         server = build(host, port)  # grpc.aio servers belong to the loop they are created in
         console.print(f"{name}: gRPC on {server.address} (SIGTERM stops it cleanly)")
+        for warning in warnings:
+            console.print(warning, markup=False)
         await server.serve_until_signalled()
 
     asyncio.run(serve())
@@ -201,7 +268,11 @@ def serve_env(
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
     public_host: Annotated[str | None, typer.Option(help="Host name agents use for the MCP port.")] = None,
     allowed_host: Annotated[
-        list[str] | None, typer.Option(help="Allowed Host header on the MCP port (repeatable; host:port).")
+        list[str] | None,
+        typer.Option(
+            help="Allowed Host header on the MCP port (repeatable; host:port); the control port answers "
+            "these names on any port. Default on a loopback address: the loopback names."
+        ),
     ] = None,
     episode_ttl: Annotated[
         float,
@@ -220,15 +291,18 @@ def serve_env(
             help="MB the server may use, for the episode cap. Default: the cgroup limit, else half the RAM.",
         ),
     ] = None,
+    insecure_no_token: InsecureNoToken = False,
     config: SettingsFile = None,
 ) -> None:
-    """Serve one domain: MCP on --mcp-port, control API on --control-port (admin token: TAUE_ADMIN_TOKEN)."""
+    """Serve one domain: MCP on --mcp-port, control API on --control-port (admin token: TAUE_ADMIN_TOKEN,
+    required unless --insecure-no-token; observations signed with TAUE_SIGNING_KEY)."""
     import asyncio
 
     from taue.envs.runtime.discovery import get_domain
     from taue.envs.runtime.server import DomainServer
 
     _parse_domains(domain)
+    secrets = _serving_secrets(f"{domain} domain server", insecure_no_token, signs="episode observations")
     server = DomainServer(
         get_domain(domain),
         host=host,
@@ -236,12 +310,16 @@ def serve_env(
         control_port=control_port,
         public_host=public_host,
         allowed_hosts=allowed_host,
-        admin_token=os.environ.get("TAUE_ADMIN_TOKEN"),
+        admin_token=secrets.token,
+        insecure_no_token=secrets.token is None,
+        signing_key=secrets.key,
         episode_ttl_s=episode_ttl,
         max_episodes=max_episodes,
         memory_limit_mb=memory_limit,
     )
     console.print(f"{domain}: MCP {server.mcp_url}/episodes/<id>/mcp, control {server.control_url}")
+    for warning in secrets.warnings:
+        console.print(warning, markup=False)
     asyncio.run(server.serve_until_signalled())
 
 

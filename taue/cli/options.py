@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 if TYPE_CHECKING:
+    from taue.contracts.integrity import SigningKey
     from taue.runner.storage import RunLocation
 
 console = Console(stderr=True, soft_wrap=True)
@@ -158,4 +159,20 @@ def parse_location(value: str | Path) -> RunLocation:
     try:
         return RunLocation.parse(value)
     except StorageError as exc:
+        raise fail(str(exc)) from None
+
+
+KEY_FILE_HELP = (
+    "File holding the signing key the servers signed with (default: $TAUE_SIGNING_KEY, else the file "
+    "$TAUE_SIGNING_KEY_FILE names; without a key, signatures are not checked)."
+)
+
+
+def signing_key(key_file: Path | None) -> SigningKey | None:
+    """The key of `--key-file`, else of the environment, else None; a bad key is a one-line error."""
+    from taue.contracts.integrity import SigningKey
+
+    try:
+        return SigningKey.from_file(key_file) if key_file is not None else SigningKey.from_env()
+    except ValueError as exc:
         raise fail(str(exc)) from None

@@ -144,8 +144,14 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise SettingsError(f"{path}: not valid TOML: {exc}") from None
 
 
+def looks_secret(key: str, option: Any | None) -> bool:
+    """A setting named like a secret (`…_key`, `…token`), unless it is an on/off flag
+    (`--insecure-no-token`)."""
+    return key.lower().endswith(SECRET_ENDINGS) and not getattr(option, "is_flag", False)
+
+
 def known_option(path: Path, key: str, value: Any, options: dict[str, Any], command: str) -> Any:
-    if key.lower().endswith(SECRET_ENDINGS):
+    if looks_secret(key, options.get(key)):
         raise SettingsError(
             f"{path}: {key}: secrets are never read from a settings file; set {ENV_PREFIX}{key.upper()} "
             "in the environment"

@@ -8,13 +8,17 @@ For a run NAME with N shards, in the namespace of the leaderboard services (k8s/
   `<storage>/runs/NAME/shard-I`;
 - Job `taue-NAME-merge`: waits until `taue merge` of the N shards finds no planned episode missing,
   writes the merged run to `<storage>/runs/NAME` and rebuilds the leaderboard `<storage>/site` from
-  every run under `<storage>/runs/`;
+  every run under `<storage>/runs/`; `taue merge` and `taue leaderboard` verify every record, its
+  signatures with the key of the Secret `taue-signing` (`TAUE_SIGNING_KEY`);
 - NetworkPolicies `taue-NAME-model-servers` (the run's pods and the simulator may call the vLLM
   servers) and `taue-NAME-agent-mcp` (namespaces labelled `taue.dev/agent-under-test: "true"` may
   call the domains' MCP ports, nothing else). NetworkPolicies add up: the run carries what it needs
   even where the namespace holds only the default-deny base.
 
 Everything carries `taue.dev/run: NAME`: `kubectl delete job,cm,netpol -l taue.dev/run=NAME` removes a run.
+
+Secrets (created out of band): the shard pods get the admin token (`taue-admin`) and never the signing
+key, which only the servers that sign and the merge Job that verifies hold (`taue-signing`).
 """
 
 from __future__ import annotations
@@ -49,6 +53,13 @@ CONFIG_FILE = "run.toml"
 MODEL_SERVER_PORT = 8000
 MCP_PORT = 8000
 MERGE_RETRY_SECONDS = 120
+ADMIN_TOKEN_VARIABLE = "TAUE_ADMIN_TOKEN"
+ADMIN_SECRET = ("taue-admin", "token")
+"""The Secret and key of the admin token: every service's, and the shard pods' to call them."""
+SIGNING_KEY_VARIABLE = "TAUE_SIGNING_KEY"
+SIGNING_SECRET = ("taue-signing", "key")
+"""The Secret and key of the signing key: the domain servers' and the scorer's, and the merge Job's to
+verify with (`taue merge` and `taue leaderboard` read it from the environment); never a shard pod's."""
 FLAG_SETTINGS = (
     "name", "domains", "agent", "user", "trials", "split", "seed", "concurrency",
     "model", "base_url", "user_model", "user_base_url",
@@ -317,7 +328,7 @@ def config_map(run: ClusterRun, settings: dict[str, Any], style: ConfigStyle) ->
 def shard_job(run: ClusterRun, settings: dict[str, Any], style: ConfigStyle) -> Manifest:
     args, env = runner_command(run, settings, style)
     env += [
-        from_secret("TAUE_ADMIN_TOKEN", "taue-admin", "token"),
+        from_secret(ADMIN_TOKEN_VARIABLE, *ADMIN_SECRET),
         from_secret("TAUE_AGENT_API_KEY", "taue-llm", "agent-api-key", optional=True),
         from_secret("TAUE_USER_API_KEY", "taue-llm", "user-api-key", optional=True),
     ]
@@ -361,6 +372,8 @@ def merge_script(run: ClusterRun) -> str:
     """Wait for the shards (merge until none is missing), publish the run, rebuild the leaderboard.
 
     Merging into /tmp first keeps a partial merge out of `<storage>/runs/`, which the leaderboard reads.
+    Every step verifies what it reads, signatures included (`TAUE_SIGNING_KEY`): a record that fails
+    is never published (the wait repeats, printing the problems, until the Job's deadline).
     """
     shards = " ".join(f'"$RUN/shard-{index}"' for index in range(run.shards))
     return "\n".join(
@@ -377,7 +390,11 @@ def merge_script(run: ClusterRun) -> str:
 
 
 def merge_job(run: ClusterRun) -> Manifest:
-    env = [from_config(run, "TAUE_STORAGE"), from_config(run, "TAUE_NAME")]
+    env = [
+        from_config(run, "TAUE_STORAGE"),
+        from_config(run, "TAUE_NAME"),
+        from_secret(SIGNING_KEY_VARIABLE, *SIGNING_SECRET),
+    ]
     merge = container(run, "merge", {"command": ["/bin/sh", "-ec"], "args": [merge_script(run)]}, env, [])
     name = names(run)["merge"]
     return {

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from taue.cli import app
 from taue.cli.commands.episode import _control_url
 from taue.cli.commands.episode import _home as episode_home
-from taue.cli.settings import SECRET_VARIABLES, env_variable, settable_options, setting_name
+from taue.cli.settings import SECRET_VARIABLES, env_variable, looks_secret, settable_options, setting_name
 from taue.envs.task_sets.storage import task_sets_root
 from tests.deploy.helpers import taue_command
 
@@ -212,7 +212,11 @@ def test_serve_reads_variables_and_the_file(tmp_path: Path, clean_env: pytest.Mo
     }
     assert list(values["allowed_host"]) == ["airline.example:8001"]
     clean_env.setenv("TAUE_PORT", "50061")
-    assert parsed(["serve", "scorer"], [])[0] == {"port": 50061, "host": "0.0.0.0"}
+    assert parsed(["serve", "scorer"], [])[0] == {
+        "port": 50061,
+        "host": "0.0.0.0",
+        "insecure_no_token": False,
+    }
     assert parsed(["serve", "simulator"], ["--port", "50062"])[0]["port"] == 50062
 
 
@@ -222,7 +226,7 @@ def test_every_option_names_its_variable_and_none_is_a_secret() -> None:
         assert any(p.name == "config" and "--config" in p.opts for p in command.params), path
         for name, option in settable_options(command).items():
             assert option.envvar == f"TAUE_{name.upper()}" and option.show_envvar, (path, name)
-            assert option.envvar not in SECRET_VARIABLES and not name.endswith(("_key", "token")), name
+            assert option.envvar not in SECRET_VARIABLES and not looks_secret(name, option), name
     assert setting_name(settable_options(taue_command(["run"]))["thinking"]) == "thinking"
     help_text = taue("run", "--help").stdout
     assert "TAUE_USER_BASE_URL" in help_text and "--config" in help_text

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from taue.cli import app
 from taue.cli.settings import settable_options
+from taue.contracts.integrity import SigningKey
 from taue.deploy.cluster import ClusterRun, render_manifests, run_settings
 from taue.deploy.render import deployment_order
 from taue.runner.results import ResultsFile
@@ -78,6 +79,57 @@ def resolved(container: Manifest, config: dict[str, str]) -> list[str]:
         return config[name]
 
     return [VARIABLE.sub(value, arg) for arg in container["args"]]
+
+
+def pod_env(
+    container: Manifest, config: dict[str, str], secrets: dict[tuple[str, str], str]
+) -> dict[str, str]:
+    """The container's environment as the kubelet makes it from the ConfigMap and the Secrets given."""
+    env = {}
+    for entry in container["env"]:
+        source = entry.get("valueFrom", {})
+        if "value" in entry:
+            env[entry["name"]] = entry["value"]
+        elif "configMapKeyRef" in source:
+            assert source["configMapKeyRef"]["name"] == f"taue-{NAME}-run", entry
+            env[entry["name"]] = config[source["configMapKeyRef"]["key"]]
+        else:
+            ref = source["secretKeyRef"]
+            if (ref["name"], ref["key"]) in secrets:
+                env[entry["name"]] = secrets[ref["name"], ref["key"]]
+            else:
+                assert ref.get("optional"), f"the pod would not start without Secret {ref['name']}"
+    return env
+
+
+def secret_refs(container: Manifest) -> dict[str, Manifest]:
+    """Variable -> its secretKeyRef, for every variable the container takes from a Secret."""
+    return {
+        e["name"]: e["valueFrom"]["secretKeyRef"]
+        for e in container["env"]
+        if "secretKeyRef" in e.get("valueFrom", {})
+    }
+
+
+@pytest.mark.parametrize("style", ["file", "flags"])
+def test_shard_pods_get_the_token_and_only_the_merge_job_the_signing_key(style: str) -> None:
+    """Runner pods carry signed records and never hold the key; the merge Job verifies with it (`taue
+    merge` and `taue leaderboard` read TAUE_SIGNING_KEY) and needs no token."""
+    run = ClusterRun(name=NAME, agent="model", user="llm", storage=STORAGE, image=IMAGE)
+    jobs = by_kind(render_manifests(run, DOMAINS, style), "Job")
+    [shard] = jobs[f"taue-{NAME}"]["spec"]["template"]["spec"]["containers"]
+    [merge] = jobs[f"taue-{NAME}-merge"]["spec"]["template"]["spec"]["containers"]
+    assert secret_refs(shard) == {
+        "TAUE_ADMIN_TOKEN": {"name": "taue-admin", "key": "token"},
+        "TAUE_AGENT_API_KEY": {"name": "taue-llm", "key": "agent-api-key", "optional": True},
+        "TAUE_USER_API_KEY": {"name": "taue-llm", "key": "user-api-key", "optional": True},
+    }
+    assert secret_refs(merge) == {"TAUE_SIGNING_KEY": {"name": "taue-signing", "key": "key"}}
+    for container in (shard, merge):
+        assert container["envFrom"] == [{"secretRef": {"name": "taue-storage", "optional": True}}]
+    assert not any(e["name"].startswith("TAUE_SIGNING_KEY") for e in shard["env"]), (
+        "no shard pod holds the key"
+    )
 
 
 def test_the_manifests_pass_strict_validation(docs: list[Manifest]) -> None:
@@ -299,12 +351,18 @@ def test_apply_pipes_the_manifests_to_kubectl(tmp_path: Path, monkeypatch: pytes
     assert missing.stderr.startswith("error: kubectl is not installed") and missing.stderr.count("\n") == 1
 
 
-async def test_the_merge_step_publishes_the_merged_run_once_every_shard_is_done(tmp_path: Path) -> None:
-    """The merge Job's script, run by sh on two real shards in a local folder standing for the bucket."""
+async def test_the_merge_step_publishes_the_merged_run_once_every_shard_is_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The merge Job's script, run by sh on two real shards in a local folder standing for the bucket,
+    with the environment the pod gets: it verifies the shards' signatures with the Secret's key."""
     storage = tmp_path / "bucket"
+    key = SigningKey.random()
+    monkeypatch.setenv("TAUE_SIGNING_KEY", key.text)  # the key the (here embedded) servers sign with
     for index in range(2):
         config = RunConfig(run=NAME, domains=["airline"], agent="oracle", trials=1, limit=2, shard=(index, 2))
         await execute_run(config, storage / "runs" / NAME / f"shard-{index}", {}, 2)
+    monkeypatch.delenv("TAUE_SIGNING_KEY")
     merge = by_kind(cluster_run("--shards", "2"), "Job")[f"taue-{NAME}-merge"]
     [container] = merge["spec"]["template"]["spec"]["containers"]
     assert container["command"] == ["/bin/sh", "-ec"]
@@ -316,14 +374,26 @@ async def test_the_merge_step_publishes_the_merged_run_once_every_shard_is_done(
     assert steps[-1] == 'taue leaderboard "$TAUE_STORAGE/runs/" --out "$TAUE_STORAGE/site" --quiet'
     assert merge["spec"]["activeDeadlineSeconds"] > 0, "the wait for the shards must end"
     # Reading a storage prefix is the leaderboard's part; here the script runs up to the board.
-    before_board = script.replace(steps[-1], "")
-    env = {**os.environ, "TAUE_STORAGE": str(storage), "TAUE_NAME": NAME, "TMPDIR": str(tmp_path)}
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
-    script_tmp = before_board.replace("/tmp/merged", str(tmp_path / "merged"))
-    done = subprocess.run(
-        ["/bin/sh", "-ec", script_tmp], env=env, capture_output=True, text=True, timeout=120
-    )
+    before_board = script.replace(steps[-1], "").replace("/tmp/merged", str(tmp_path / "merged"))
+    config = {"TAUE_STORAGE": str(storage), "TAUE_NAME": NAME}
+
+    def run_in_pod(commands: str, signing_key: str) -> subprocess.CompletedProcess[str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TAUE_")}  # no key of the test's
+        env |= pod_env(container, config, {("taue-signing", "key"): signing_key}) | {"TMPDIR": str(tmp_path)}
+        env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+        return subprocess.run(
+            ["/bin/sh", "-ec", commands], env=env, capture_output=True, text=True, timeout=120
+        )
+
+    first_merge = before_board.split("\n")[1].removeprefix("until ").removesuffix("; do")
+    assert first_merge.startswith("taue merge "), "the first try of the wait, alone"
+    elsewhere = run_in_pod(before_board.split("\n")[0] + "\n" + first_merge, SigningKey.random().text)
+    assert elsewhere.returncode == 2, "shards signed with another key than the Secret's are refused"
+    assert "signed with another key" in elsewhere.stderr and "fail verification" in elsewhere.stderr
+    assert not (storage / "runs" / NAME / "results.jsonl").exists(), "nothing published"
+    done = run_in_pod(before_board, key.text)
     assert done.returncode == 0, done.stderr
     merged = ResultsFile(storage / "runs" / NAME).load()
     shards = [r for i in range(2) for r in ResultsFile(storage / "runs" / NAME / f"shard-{i}").load()]
     assert len(merged) == 2 and {r.key for r in merged} == {r.key for r in shards}
+    assert all(r.integrity and r.integrity.scorer_key_id == key.id for r in merged), "signed, checked"

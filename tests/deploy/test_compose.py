@@ -10,7 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from taue.cli import app
+from taue.contracts.integrity import SigningKey, admin_token_from_env
 from tests.deploy.helpers import DOMAINS, GRPC_SERVICES, IMAGE, assert_cli_accepts, flag, validate
 from tests.paths import ROOT
 
@@ -36,6 +39,7 @@ BROKEN_COMPOSE = {
         "neither an image nor a build context",
     ),
     "bad port": ('"${TAUE_BIND_ADDRESS:-127.0.0.1}:8001:8001"', '"127.0.0.1:80O1:8001"', "80O1"),
+    "undeclared volume": ("  secrets:\n  hf-cache:\n", "  hf-cache:\n", "undefined volume secrets"),
 }
 
 
@@ -80,7 +84,6 @@ def test_compose_domains_are_reachable_by_name_and_from_the_host(compose: dict[s
         assert {f"{domain}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"} <= allowed
         assert flag(command, "--public-host") == [domain]
         assert flag(command, "--host") == ["0.0.0.0"]
-        assert services[domain]["environment"]["TAUE_ADMIN_TOKEN"]
     assert len(mcp_ports) == len(DOMAINS), "each domain needs its own host port"
     assert mcp_ports == {str(8001 + i) for i in range(len(DOMAINS))}
     assert flag(services["airline"]["command"], "--mcp-port") == ["8001"], "published ports never move"
@@ -100,11 +103,12 @@ def test_compose_healthchecks(compose: dict[str, Any]) -> None:
             assert int(port) == GRPC_SERVICES[name]
             assert f"localhost:{port}" in script and "HealthStub" in script and "== 1" in script
             assert_cli_accepts(services[name]["command"])
+        assert "authorization" not in script.lower(), f"{name}: health is open, its check needs no token"
     assert "healthcheck" not in services["runner"], "the runner is a batch job"
 
 
 def test_compose_services_run_hardened(compose: dict[str, Any]) -> None:
-    for name in (*DOMAINS, *GRPC_SERVICES, "runner"):
+    for name in (*DOMAINS, *GRPC_SERVICES, "runner", "secrets"):
         service = compose["services"][name]
         assert service["image"].startswith(IMAGE) and service["build"]["dockerfile"] == "Dockerfile"
         assert service["read_only"] is True and service["tmpfs"] == ["/tmp"]
@@ -134,6 +138,82 @@ def test_compose_runner_profile(compose: dict[str, Any]) -> None:
         assert runner["depends_on"][name]["condition"] == "service_healthy"
 
 
+# --- secrets --------------------------------------------------------------------------------------
+
+TOKEN_ENV = {"TAUE_ADMIN_TOKEN": "", "TAUE_ADMIN_TOKEN_FILE": "/secrets/admin-token"}
+SIGNING_ENV = {"TAUE_SIGNING_KEY": "", "TAUE_SIGNING_KEY_FILE": "/secrets/signing-key"}
+SIGNERS = {*DOMAINS, "scorer"}
+"""The services that sign (episode observations, rewards); no other gets the key."""
+
+
+def mounts(service: dict[str, Any]) -> dict[str, tuple[str, bool]]:
+    """Mount target -> (volume, read-only)."""
+    return {v["target"]: (v["source"], bool(v.get("read_only"))) for v in service.get("volumes", [])}
+
+
+def test_compose_makes_the_secrets_once_in_their_own_volume(compose: dict[str, Any]) -> None:
+    secrets = compose["services"]["secrets"]
+    assert secrets["command"] == ["deploy", "secrets", "/secrets"]
+    assert_cli_accepts(secrets["command"])
+    assert secrets["restart"] == "no" and not secrets.get("profiles"), "a one-shot of every `up`"
+    assert secrets["network_mode"] == "none" and not secrets.get("ports")
+    assert mounts(secrets) == {"/secrets": ("secrets", False)}, "the only service that writes it"
+    assert "secrets" in compose["volumes"]
+
+
+def test_every_served_port_needs_the_token_and_only_signers_get_the_key(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    serving = {name for name, service in services.items() if service.get("command", [""])[0] == "serve"}
+    assert serving == {*DOMAINS, *GRPC_SERVICES}
+    for name in sorted(serving | {"runner"}):
+        service = services[name]
+        assert "--insecure-no-token" not in service["command"], name
+        env = service["environment"]
+        assert {k: env.get(k) for k in TOKEN_ENV} == TOKEN_ENV, f"{name}: the volume's token, no default"
+        signing = {k: v for k, v in env.items() if k.startswith("TAUE_SIGNING_KEY")}
+        assert signing == (SIGNING_ENV if name in SIGNERS else {}), f"{name}: the signing key"
+        assert mounts(service)["/secrets"] == ("secrets", True), f"{name}: the secrets, read-only"
+        assert service["depends_on"]["secrets"]["condition"] == "service_completed_successfully", name
+
+
+def test_no_secret_has_a_default_value() -> None:
+    """A default would be a value everyone knows: a set variable wins, else the volume's files."""
+    text = validate.COMPOSE_FILE.read_text()
+    assert "taue-dev-admin-token" not in text
+    uses = re.findall(r"\$\{(TAUE_(?:ADMIN_TOKEN|SIGNING_KEY)[A-Z_]*)([^}]*)\}", text)
+    assert {name for name, _ in uses} == {"TAUE_ADMIN_TOKEN", "TAUE_SIGNING_KEY"}
+    assert all(default == ":-" for _, default in uses), uses
+
+
+def test_up_wait_counts_the_one_shot_secrets_service_as_done(compose: dict[str, Any]) -> None:
+    """`docker compose up --wait` takes an exited one-shot for done only when the services it starts
+    wait for it (`service_completed_successfully`); here every long-running one does."""
+    started = {name: s for name, s in compose["services"].items() if not s.get("profiles")}
+    one_shots = {name for name, service in started.items() if service.get("restart") == "no"}
+    assert one_shots == {"secrets"}
+    for name, service in started.items():
+        if name not in one_shots:
+            assert service["depends_on"]["secrets"]["condition"] == "service_completed_successfully", name
+
+
+def test_the_services_read_the_secrets_the_secrets_service_makes(
+    compose: dict[str, Any], tmp_path: Path
+) -> None:
+    """The `secrets` service's command, run here on a folder standing for the volume; then each
+    service's environment, as compose resolves it, read the way `taue serve` and `taue run` read it."""
+    services = compose["services"]
+    command = [arg.replace("/secrets", str(tmp_path)) for arg in services["secrets"]["command"]]
+    made = CliRunner().invoke(app, command)
+    assert made.exit_code == 0, made.output
+    token = (tmp_path / "admin-token").read_text().strip()
+    key = SigningKey.from_file(tmp_path / "signing-key")
+    for name in sorted({*DOMAINS, *GRPC_SERVICES, "runner"}):
+        env = {k: v.replace("/secrets", str(tmp_path)) for k, v in services[name]["environment"].items()}
+        assert admin_token_from_env(env) == token, name
+        read = SigningKey.from_env(env)
+        assert (read.id if read else None) == (key.id if name in SIGNERS else None), name
+
+
 def test_compose_vllm_profile(compose: dict[str, Any]) -> None:
     vllm = compose["services"]["vllm"]
     assert vllm["profiles"] == ["vllm"]
@@ -146,7 +226,7 @@ def test_compose_vllm_profile(compose: dict[str, Any]) -> None:
 
 def test_compose_variables_are_documented() -> None:
     names = set(re.findall(r"\$\{([A-Z0-9_]+)", validate.COMPOSE_FILE.read_text()))
-    assert {"TAUE_ADMIN_TOKEN", "VLLM_MODEL", "VLLM_GPU_COUNT"} <= names
+    assert {"TAUE_ADMIN_TOKEN", "TAUE_SIGNING_KEY", "VLLM_MODEL", "VLLM_GPU_COUNT"} <= names
     docs = (ROOT / "docs" / "deployment.md").read_text()
     assert not sorted(n for n in names if n not in docs), "document every compose variable"
 
@@ -170,6 +250,12 @@ def test_dockerfile_is_multi_stage_and_non_root() -> None:
     assert not any("pip install" in line for line in final), "nothing is built in the runtime stage"
     assert any("pip install" in line and "/src" in line for line in lines), "installs the repo with pip"
     assert final[-2:] == ['ENTRYPOINT ["taue"]', 'CMD ["--help"]']
+    [secrets] = [i for i, line in enumerate(final) if line.startswith("RUN ") and "/secrets" in line]
+    commands = [part.strip() for part in final[secrets].split("&&")]
+    assert any(c.startswith("mkdir -p") and "/secrets" in c.split() for c in commands)
+    assert any(c.startswith('chown "${TAUE_UID}:${TAUE_UID}"') and "/secrets" in c.split() for c in commands)
+    assert "chmod 0700 /secrets" in commands, "a fresh volume at /secrets takes this owner and mode"
+    assert secrets < next(i for i, line in enumerate(final) if line.startswith("USER "))
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", ".venv", "runs", "tests"} <= set(ignored)
 

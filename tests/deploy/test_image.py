@@ -1,4 +1,5 @@
-"""The image builds and serves read-only; needs a Docker engine and skips without one."""
+"""The image builds and serves read-only, with the secrets compose makes in a fresh named volume; needs a
+Docker engine and skips without one."""
 
 from __future__ import annotations
 
@@ -34,19 +35,45 @@ def test_image_builds_and_serves_read_only() -> None:
         assert image.get_wrapped_image().attrs["Config"]["User"] == "10001:10001"
         listing = client.containers.run(str(image), ["domains"], remove=True, read_only=True)
         assert all(domain in listing.decode() for domain in ("airline", "retail"))
-        container = client.containers.run(
-            str(image),
-            ["serve", "env", "airline", "--host=0.0.0.0", "--mcp-port=8001", "--control-port=9000"],
-            detach=True,
-            read_only=True,
-            tmpfs={"/tmp": ""},
-            environment={"TAUE_ADMIN_TOKEN": "pytest"},
-        )
+        volume = client.volumes.create()  # fresh, as compose's `secrets` on the first `up`
         try:
-            healthcheck = validate.compose_model()["services"]["airline"]["healthcheck"]["test"][1:]
-            deadline = time.monotonic() + 60
-            while (code := container.exec_run(healthcheck).exit_code) != 0 and time.monotonic() < deadline:
-                time.sleep(1)
-            assert code == 0, container.logs().decode()
+            serve_with_the_compose_secrets(client, str(image), volume.name)
         finally:
-            container.remove(force=True)
+            volume.remove(force=True)
+
+
+def serve_with_the_compose_secrets(client: Any, image: str, volume: str) -> None:
+    """The `secrets` service's command writes into the volume as the image's user (the volume takes
+    /secrets' owner and mode from the image); a domain server reads them from it, read-only."""
+    services = validate.compose_model()["services"]
+    made = client.containers.run(
+        image, services["secrets"]["command"], remove=True, read_only=True, tmpfs={"/tmp": ""},
+        volumes={volume: {"bind": "/secrets", "mode": "rw"}},
+    )  # fmt: skip
+    assert made.decode().split() == ["made:", "/secrets/admin-token", "made:", "/secrets/signing-key"]
+    modes = client.containers.run(
+        image, ["-c", "%u %a %n", "/secrets", "/secrets/admin-token", "/secrets/signing-key"],
+        entrypoint="stat", remove=True, volumes={volume: {"bind": "/secrets", "mode": "ro"}},
+    )  # fmt: skip
+    assert modes.decode().splitlines() == [
+        "10001 700 /secrets", "10001 600 /secrets/admin-token", "10001 600 /secrets/signing-key"
+    ]  # fmt: skip
+    container = client.containers.run(
+        image,
+        ["serve", "env", "airline", "--host=0.0.0.0", "--mcp-port=8001", "--control-port=9000"],
+        detach=True,
+        read_only=True,
+        tmpfs={"/tmp": ""},
+        environment=services["airline"]["environment"],
+        volumes={volume: {"bind": "/secrets", "mode": "ro"}},
+    )
+    try:
+        healthcheck = services["airline"]["healthcheck"]["test"][1:]
+        deadline = time.monotonic() + 60
+        while (code := container.exec_run(healthcheck).exit_code) != 0 and time.monotonic() < deadline:
+            time.sleep(1)
+        logs = container.logs().decode()
+        assert code == 0, logs
+        assert "TAUE_SIGNING_KEY is not set" not in logs, "the signing key is read from the volume"
+    finally:
+        container.remove(force=True)

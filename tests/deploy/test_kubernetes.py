@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from taue.contracts.integrity import SigningKey
 from tests.deploy.helpers import (
     DOMAINS,
     GRPC_SERVICES,
@@ -221,14 +222,86 @@ def test_network_policies_guard_control_ports(overlays: dict[str, list[Manifest]
             assert selects({"matchLabels": RUNNER}, labels), f"{root}: Job pods need the runner label"
 
 
-def test_dev_overlay_has_secret_and_smoke_job(rendered: dict[str, list[Manifest]]) -> None:
+def test_dev_overlay_has_secrets_and_smoke_job(rendered: dict[str, list[Manifest]]) -> None:
     docs = rendered["k8s/overlays/dev"]
-    assert by_kind(docs, "Secret")["taue-admin"]["stringData"]["token"]
+    secrets = by_kind(docs, "Secret")
+    token, key = secrets["taue-admin"]["stringData"]["token"], secrets["taue-signing"]["stringData"]["key"]
+    assert token and SigningKey(key).id and key != token, "a key the servers accept"
     job = by_kind(docs, "Job")["taue-smoke"]
     [container] = job["spec"]["template"]["spec"]["containers"]
     assert_cli_accepts(container["args"])
     assert {doc["metadata"].get("namespace") for doc in docs if doc["kind"] != "Namespace"} == {"taue-dev"}
-    assert "taue-admin" not in by_kind(rendered["k8s/overlays/leaderboard"], "Secret")
+    leaderboard = by_kind(rendered["k8s/overlays/leaderboard"], "Secret")
+    assert not {"taue-admin", "taue-signing"} & set(leaderboard), "the dev values never reach the leaderboard"
+
+
+ADMIN_SECRET = {"secretKeyRef": {"name": "taue-admin", "key": "token"}}
+SIGNING_SECRET = {"secretKeyRef": {"name": "taue-signing", "key": "key"}}
+SIGNERS = {*DOMAINS, "scorer"}
+"""The services that sign (episode observations, rewards); no other workload of the overlays gets the key."""
+
+
+def secret_variables(container: Manifest) -> dict[str, Manifest | None]:
+    """The container's admin-token and signing-key variables, by name: where each comes from."""
+    return {
+        e["name"]: e.get("valueFrom")
+        for e in container.get("env", [])
+        if e["name"].startswith(("TAUE_ADMIN_TOKEN", "TAUE_SIGNING_KEY"))
+    }
+
+
+def test_every_server_needs_the_token_and_only_signers_hold_the_key(
+    overlays: dict[str, list[Manifest]],
+) -> None:
+    for root, docs in overlays.items():
+        serving = set()
+        for doc, pod, labels in pod_specs(docs):
+            name, component = doc["metadata"]["name"], labels.get("app.kubernetes.io/component")
+            [container] = pod["containers"]
+            where = f"{root}: {doc['kind']}/{name}"
+            assert not any(
+                "secretRef" in source and source["secretRef"]["name"] in ("taue-admin", "taue-signing")
+                for source in container.get("envFrom", [])
+            ), where
+            if container.get("args", [])[:1] == ["serve"]:
+                serving.add(name)
+                assert "--insecure-no-token" not in container["args"], where
+                expected = {"TAUE_ADMIN_TOKEN": ADMIN_SECRET}
+                expected |= {"TAUE_SIGNING_KEY": SIGNING_SECRET} if name in SIGNERS else {}
+            elif component == "runner":
+                expected = {"TAUE_ADMIN_TOKEN": ADMIN_SECRET}  # runners carry signed records, never the key
+            else:
+                assert component == MODEL_SERVER, where
+                expected = {}
+            assert secret_variables(container) == expected, where
+        assert serving == {*DOMAINS, *GRPC_SERVICES}, root
+
+
+def required_secrets(docs: list[Manifest]) -> set[tuple[str, str]]:
+    """(Secret, key) of every secretKeyRef that is not optional: a pod without it does not start."""
+    found = set()
+    for _doc, pod, _labels in pod_specs(docs):
+        for container in pod["containers"]:
+            for entry in container.get("env", []):
+                ref = entry.get("valueFrom", {}).get("secretKeyRef")
+                if ref and not ref.get("optional"):
+                    found.add((ref["name"], ref["key"]))
+    return found
+
+
+def test_every_required_secret_is_made_by_the_dev_overlay_or_documented(
+    rendered: dict[str, list[Manifest]],
+) -> None:
+    wanted = {("taue-admin", "token"), ("taue-signing", "key")}
+    dev = rendered["k8s/overlays/dev"]
+    assert required_secrets(dev) == wanted
+    made = {(name, key) for name, secret in by_kind(dev, "Secret").items() for key in secret["stringData"]}
+    assert wanted <= made, "a dev pod would wait for a Secret nobody makes"
+    assert required_secrets(rendered["k8s/overlays/leaderboard"]) == wanted
+    for doc in ("docs/deployment.md", "k8s/README.md"):
+        text = (ROOT / doc).read_text()
+        for name, key in wanted:
+            assert f"create secret generic {name} --from-literal={key}=" in text, f"{doc}: how to make {name}"
 
 
 def test_services_have_disruption_budgets_and_domains_know_their_memory(

@@ -18,6 +18,9 @@ import httpx2
 
 from tests.paths import ROOT
 
+ADMIN_TOKEN = "taue-test-admin-token"
+"""The token of the servers started here (the suite's, tests/conftest.py)."""
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -35,6 +38,11 @@ class ServedDomain:
     @property
     def control_url(self) -> str:
         return f"http://127.0.0.1:{self.control_port}"
+
+    @property
+    def admin(self) -> dict[str, str]:
+        """The header of the admin token the server was started with."""
+        return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
     @property
     def mcp_url(self) -> str:
@@ -72,7 +80,7 @@ def served_domain(
             [*command, "--control-port", str(control), *args],
             stdout=out,
             stderr=subprocess.STDOUT,
-            env={**settings, "COLUMNS": "200", **(env or {})},
+            env={**settings, "COLUMNS": "200", "TAUE_ADMIN_TOKEN": ADMIN_TOKEN, **(env or {})},
             cwd=ROOT,
         )
     served = ServedDomain(process, mcp, control, log)

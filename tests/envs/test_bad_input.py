@@ -11,6 +11,7 @@ import pytest
 from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.envs.runtime.server import DomainServer
 from taue.runner.mcp_session import episode_session
+from tests.conftest import CONTROL_TOKENS
 
 WRONG_TYPE = {"string": [1, 2], "integer": "not-a-number", "number": "not-a-number", "array": 7, "object": 7}
 """A JSON value of another type for each JSON-schema type."""
@@ -44,8 +45,9 @@ async def state_hash(http: httpx2.AsyncClient, server: DomainServer, episode_id:
 async def test_bad_input_to_every_tool_is_a_clear_error_and_changes_nothing(name: str) -> None:
     server = DomainServer(get_domain(name))
     await server.start()
+    CONTROL_TOKENS.register(server)
     try:
-        async with httpx2.AsyncClient(timeout=30) as http:
+        async with httpx2.AsyncClient(timeout=30, auth=CONTROL_TOKENS) as http:
             episode = (await http.post(server.control_url + "/episodes", json={})).json()
             before = await state_hash(http, server, episode["episode_id"])
             headers = {"Authorization": f"Bearer {episode['token']}"}
@@ -55,7 +57,7 @@ async def test_bad_input_to_every_tool_is_a_clear_error_and_changes_nothing(name
             log = (await http.get(f"{server.control_url}/episodes/{episode['episode_id']}/tool-log")).json()
     finally:
         await server.stop()
-    assert problems == [], '\n'.join(problems)
+    assert problems == [], "\n".join(problems)
     assert log["calls"] and not any(call["ok"] for call in log["calls"] if call["writes"])
 
 

@@ -14,6 +14,7 @@ import pytest_asyncio
 from taue.envs.runtime import limits
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.server import DomainServer
+from tests.conftest import CONTROL_TOKENS
 
 MB = 1024 * 1024
 
@@ -23,6 +24,7 @@ async def short_lived() -> AsyncIterator[DomainServer]:
     """An airline server whose episodes expire after 0.6 s idle, with room for 3 of them."""
     server = DomainServer(get_domain("airline"), episode_ttl_s=0.6, max_episodes=3)
     await server.start()
+    CONTROL_TOKENS.register(server)
     yield server
     await server.stop()
 

@@ -36,7 +36,7 @@ def test_settings_come_from_the_environment(served: ServedDomain) -> None:
 
 def test_memory_returns_to_baseline_after_expiry(served: ServedDomain) -> None:
     """200 airline episodes (~3 MB of database each) expire; the server's RSS falls back."""
-    with httpx2.Client(base_url=served.control_url, timeout=30) as http:
+    with httpx2.Client(base_url=served.control_url, headers=served.admin, timeout=30) as http:
         for _ in range(5):  # warm-up: what every server allocates on first use
             http.delete(f"/episodes/{http.post('/episodes', json={}).json()['episode_id']}")
         baseline = rss(served)
@@ -66,12 +66,17 @@ def send_and_drop(port: int, head: str, body: bytes, reset: bool = False, wait: 
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
 
 
+def served_admin(served: ServedDomain) -> str:
+    return "".join(f"{name}: {value}\r\n" for name, value in served.admin.items())
+
+
 def test_clients_that_go_away_are_one_line_each(served: ServedDomain) -> None:
-    episode = httpx2.post(served.control_url + "/episodes", json={}).json()
+    episode = httpx2.post(served.control_url + "/episodes", json={}, headers=served.admin).json()
     path = f"/episodes/{episode['episode_id']}/mcp"
     auth = f"Authorization: Bearer {episode['token']}\r\n"
+    mcp_host = f"Host: 127.0.0.1:{served.mcp_port}\r\n"
     mcp_head = (
-        f"Host: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{auth}"
+        f"{mcp_host}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{auth}"
     )
     call = json.dumps(
         {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "think", "arguments": {}}}
@@ -83,13 +88,16 @@ def test_clients_that_go_away_are_one_line_each(served: ServedDomain) -> None:
     send_and_drop(
         served.mcp_port, f"POST {path} HTTP/1.1\r\n{mcp_head}{chunked}", b'4\r\n{"js\r\n', reset=True
     )
-    control_head = "POST /episodes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    control_head = (
+        f"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1:{served.control_port}\r\n{served_admin(served)}"
+        "Content-Type: application/json\r\n"
+    )
     send_and_drop(served.control_port, f"{control_head}Content-Length: 500\r\n", b'{"task_id":', reset=True)
     # a whole request, gone before its answer; a GET stream, dropped
     send_and_drop(
         served.mcp_port, f"POST {path} HTTP/1.1\r\n{mcp_head}Content-Length: {len(call)}\r\n", call, True, 0
     )
-    stream_head = f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n{auth}"
+    stream_head = f"GET {path} HTTP/1.1\r\n{mcp_host}Accept: text/event-stream\r\n{auth}"
     send_and_drop(served.mcp_port, stream_head, b"", reset=True, wait=0.3)
     time.sleep(0.5)
     assert httpx2.get(served.control_url + "/healthz").json()["status"] == "ok"

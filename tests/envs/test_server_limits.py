@@ -16,6 +16,7 @@ from taue.envs.runtime.http_guard import MAX_BODY_BYTES
 from taue.envs.runtime.mcp_app import MAX_STREAMS_PER_EPISODE
 from taue.envs.runtime.server import DomainServer
 from taue.runner.mcp_session import episode_session
+from tests.conftest import CONTROL_TOKENS
 
 LONG = "x" * 10_000
 SHORT_REPLY = 400
@@ -60,7 +61,9 @@ async def test_bodies_over_a_mebibyte_are_413_on_both_ports(servers, http) -> No
 async def declared_body_answer(port: int, length: int) -> bytes:
     """The status line answering headers that announce a body of `length` bytes, none of it sent."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"POST /episodes HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n".encode())
+    writer.write(
+        f"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: {length}\r\n\r\n".encode()
+    )
     answer = await asyncio.wait_for(reader.read(), timeout=5)  # to the end: the server closes
     writer.close()
     return answer[:12]
@@ -148,6 +151,7 @@ async def test_get_streams_end_with_a_transfer_and_free_their_place(servers, htt
 async def test_a_stopping_server_ends_its_get_streams_cleanly(http) -> None:
     server = DomainServer(get_domain("airline"))
     await server.start()
+    CONTROL_TOKENS.register(server)
     episode = await new_episode(http, server)
     stream = await open_stream(http, episode)
     assert stream.status_code == 200
@@ -161,6 +165,7 @@ async def strict_server() -> AsyncIterator[DomainServer]:
     """GET streams idle for 0.5 s close; the tool log keeps 5 calls."""
     server = DomainServer(get_domain("airline"), stream_idle_s=0.5)
     await server.start()
+    CONTROL_TOKENS.register(server)
     server.registry.max_logged_calls = 5
     yield server
     await server.stop()

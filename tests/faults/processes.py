@@ -20,6 +20,8 @@ import psutil
 from tests.paths import ROOT
 
 TAUE = [sys.executable, "-m", "taue"]
+ADMIN_TOKEN = "taue-test-admin-token"
+"""The token of the services started here (the suite's, tests/conftest.py)."""
 Key = tuple[str, int]
 """(task id, trial): a record's key."""
 
@@ -29,9 +31,10 @@ class ServiceDied(RuntimeError):
 
 
 def clean_env() -> dict[str, str]:
-    """This environment without TAUE_* settings, which would change the runs being compared."""
+    """This environment without TAUE_* settings, which would change the runs being compared, but for
+    the admin token every service of the suite is started with."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("TAUE_")}
-    return {**env, "COLUMNS": "200"}
+    return {**env, "COLUMNS": "200", "TAUE_ADMIN_TOKEN": ADMIN_TOKEN}
 
 
 def free_port() -> int:

@@ -27,6 +27,7 @@ from taue.runner.embedded import Services, embedded_services
 from taue.runner.results import EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, RunReport, execute_run, shard_by_task
 from tests.faults.processes import (
+    ADMIN_TOKEN,
     TAUE,
     Key,
     Service,
@@ -120,7 +121,7 @@ def comparable(record: EpisodeRecord) -> dict[str, Any]:
 async def shared() -> AsyncIterator[Services]:
     """An airline server, a simulator and a scorer in this process, for every run of the module that
     kills none of them (starting them once saves each run a second of start-up)."""
-    async with embedded_services(["airline"], Services()) as services:
+    async with embedded_services(["airline"], Services(), ADMIN_TOKEN) as services:
         yield services
 
 
@@ -295,5 +296,7 @@ def is_infra_error(entry: dict[str, Any]) -> bool:
 def with_service(shared: Services, service: Service) -> Services:
     """The module's services with `service` (its own process) in place of the in-process one."""
     if service.kind == "simulator":
-        return shared.model_copy(update={"simulator": service.address})
-    return shared.model_copy(update={"env": {service.domain: service.address}})
+        tokens = {**shared.tokens, "simulator": ADMIN_TOKEN}
+        return shared.model_copy(update={"simulator": service.address, "tokens": tokens})
+    tokens = {**shared.tokens, service.domain: ADMIN_TOKEN}
+    return shared.model_copy(update={"env": {service.domain: service.address}, "tokens": tokens})

@@ -104,7 +104,7 @@ class Control:
 
     def __init__(self, base_url: str, admin_token: str | None = None) -> None:
         headers = {"Authorization": f"Bearer {admin_token}"} if admin_token else {}
-        self.base_url = base_url
+        self.base_url, self.admin_token = base_url, admin_token
         self.http = httpx2.Client(base_url=base_url, headers=headers, timeout=CALL_TIMEOUT_S)
 
     def new_episode(self) -> Episode:
@@ -139,6 +139,8 @@ class LiveDomains:
         self._servers: dict[str, DomainServer] = {}
 
     def server(self, name: str, admin_token: str | None = None) -> DomainServer:
+        """The domain's shared server: with `admin_token`, a server of that token; without, one with a
+        token of its own (`server.admin_token`)."""
         key = f"{name}#{admin_token}" if admin_token else name
         if key not in self._servers:
             self._servers[key] = self.loop.run(_started(name, admin_token), timeout=120)

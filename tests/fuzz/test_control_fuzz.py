@@ -85,7 +85,9 @@ def target() -> Iterator[ControlTarget]:
         server = domains.server(DOMAIN, admin_token=ADMIN_TOKEN)
         control = Control(server.control_url, ADMIN_TOKEN)
         isolated = changed_episode(loop, control)
-        schema = schemathesis.openapi.from_url(server.control_url + "/openapi.json")
+        schema = schemathesis.openapi.from_url(
+            server.control_url + "/openapi.json", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}
+        )
         yield ControlTarget(
             server.control_url, schema, control, isolated, control.state_hash(isolated.episode_id)
         )

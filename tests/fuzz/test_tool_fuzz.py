@@ -111,7 +111,8 @@ class Rigs:
 
     def get(self, name: str) -> DomainRig:
         if name not in self._rigs:
-            control = Control(self.domains.server(name).control_url)
+            server = self.domains.server(name)
+            control = Control(server.control_url, server.admin_token)
             episode, bystander = control.new_episode(), control.new_episode()
             self._rigs[name] = DomainRig(
                 name=name,
@@ -180,7 +181,8 @@ def test_lone_surrogates_in_arguments_keep_the_control_port_serving(rigs: Rigs) 
     MCP answer may be an error, but the tool log and the state must still be served."""
     rig = rigs.get("retail")
     rig.pristine = False  # whatever this call does, the next example starts from a reset
-    control = Control(rig.control.base_url)  # its own connections: a 500 may close them
+    # Its own connections: a 500 may close them.
+    control = Control(rig.control.base_url, rig.control.admin_token)
     try:
         control.reset(rig.episode.episode_id)
         outcome = rig.caller.call_raw("think", {"thought": "half a pair: \ud800"})

@@ -191,3 +191,49 @@ def test_the_leaderboard_page_ranks_and_links_each_run(browser, pages, shots) ->
     assert browser.title == "τ-Emotion-Bench: liar"
     z = browser.execute_script("return document.getElementById('heatmap-emotion-0').data[0].z")
     assert {value for row in z for value in row if value is not None} == {0.0}
+
+
+HOSTILE = ("<!--<script>", "</script>", "]]>")
+
+
+def hostile_copy(run_dir: Path, out: Path) -> Path:
+    """The run with markup-breaking text in its name, its agent and every agent message."""
+    import json
+    import shutil
+
+    shutil.copytree(run_dir, out)
+    config = json.loads((out / "run.json").read_text())
+    config.update(run=f"run {HOSTILE[0]}", agent=f"agent {HOSTILE[1]} {HOSTILE[2]}")
+    (out / "run.json").write_text(json.dumps(config))
+    results = ResultsFile(out)
+    hostile = " ".join(HOSTILE)
+    records = []
+    for record in results.load():
+        transcript = [
+            m.model_copy(update={"content": f"{m.content} {hostile}"}) if m.role == "agent" else m
+            for m in record.transcript
+        ]
+        events = [
+            e.model_copy(update={"content": f"{e.content} {hostile}"}) if e.kind == "agent" else e
+            for e in record.events
+        ]
+        records.append(record.model_copy(update={"transcript": transcript, "events": events}))
+    results.replace(records)
+    return out
+
+
+def test_markup_in_names_and_messages_leaves_every_episode_shown(browser, report_runs, tmp_path) -> None:
+    run = hostile_copy(report_runs["liar"], tmp_path / "hostile")
+    page = tmp_path / "report.html"
+    assert taue("report", str(run), "--out", str(page)).exit_code == 0
+    html = page.read_text()
+    assert "<!--<script>" not in html and html.count("</script>") == html.count("<script")
+    browser.get(page.as_uri())
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#episode-list tbody tr"))
+    rows = browser.find_elements(By.CSS_SELECTOR, "#episode-list tbody tr")
+    assert len(rows) == len(ResultsFile(run).load())
+    rows[0].click()
+    detail = browser.find_element(By.ID, "episode-detail").text
+    assert all(text in detail for text in HOSTILE)
+    names = browser.execute_script("return JSON.parse(document.getElementById('report-runs').textContent)")
+    assert names[0]["name"] == f"run {HOSTILE[0]}" and HOSTILE[1] in names[0]["agent"]

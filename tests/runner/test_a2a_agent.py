@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import ADMIN_TOKEN
+
 pytest.importorskip("a2a", reason="a2a-sdk (the `a2a` extra) is not installed")
 
 from a2a.utils.constants import TransportProtocol
@@ -86,7 +88,7 @@ async def started(agent: Agent) -> Agent:
 async def run_a2a(servers, tmp_path: Path, url: str, trials: int = 2, task_id: str = TASK):
     config = RunConfig(run="a2a", domains=["airline"], agent=url, trials=trials, task_ids=[task_id])
     urls = {name: server.control_url for name, server in servers.items()}
-    return await execute_run(config, tmp_path / "run", urls, concurrency=4)
+    return await execute_run(config, tmp_path / "run", urls, concurrency=4, admin_token=ADMIN_TOKEN)
 
 
 @pytest.mark.parametrize(
@@ -143,7 +145,7 @@ async def test_a_multi_turn_agent_behind_a2a_keeps_one_context_per_episode(serve
         config = RunConfig(
             run="a2a", domains=["airline"], agent=agent.url, trials=1, task_ids=[TASK], condition=PATIENT
         )
-        report = await execute_run(config, tmp_path / "run", urls, concurrency=1)
+        report = await execute_run(config, tmp_path / "run", urls, concurrency=1, admin_token=ADMIN_TOKEN)
     (record,) = report.records
     assert (record.reward, record.termination) == (1, "user_stop"), (record.error, record.breakdown)
     (turns,) = agent.executor.turns.values()

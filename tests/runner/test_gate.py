@@ -17,6 +17,7 @@ from taue.contracts.episode import RewardBreakdown
 from taue.runner.gate import GateError, Metric, bootstrap_interval, gate, rerun_variance
 from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, execute_run
+from tests.conftest import ADMIN_TOKEN
 
 pytestmark = pytest.mark.xdist_group("gate")  # module-scoped fixtures: built once, on one worker
 
@@ -55,7 +56,7 @@ async def runs(servers, tmp_path_factory: pytest.TempPathFactory) -> dict[str, P
             tasks="emotional",
             condition=IMPATIENT,
         )
-        report = await execute_run(config, root / agent, urls, concurrency=16)
+        report = await execute_run(config, root / agent, urls, concurrency=16, admin_token=ADMIN_TOKEN)
         assert report.failed == 0
         out[agent] = root / agent
     return out

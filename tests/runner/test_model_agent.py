@@ -129,7 +129,7 @@ async def model_agent(
     await server.start()
     try:
         async with control_session(timeout=30) as http:
-            control = ControlClient(server.control_url, http)
+            control = ControlClient(server.control_url, http, server.admin_token)
             created = await control.create_episode(TASK, 0)
             agent = ModelAgent("model", AgentOptions(model="m", base_url=double.base_url, **options))
             auth = {"Authorization": f"Bearer {created.token}"}

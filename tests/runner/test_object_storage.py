@@ -259,6 +259,18 @@ def test_bad_urls_are_one_line_errors(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert code == 2 and "unsupported storage URL ftp://host/runs/x" in one_error_line(output)
     code, _, output = taue("merge", "s3://", "--out", "merged")
     assert code == 2 and "s3:// names no bucket" in one_error_line(output)
+    mangled = {
+        "s3:///etc/passwd": "starts its bucket with '/'",
+        "s3://bucket": "names only a bucket",
+        "s3://bucket/runs/../../other": "'..' path segment",
+        "s3://bucket/runs//x": "empty, '.' or '..' path segment",
+        "gs://bucket/./x": "empty, '.' or '..' path segment",
+    }
+    for bad, reason in mangled.items():
+        code, _, output = taue(*RUN, "--out", bad)
+        assert code == 2 and f"{bad} " in output and reason in one_error_line(output), output
+        with pytest.raises(StorageError, match="/PREFIX"):
+            RunLocation.parse(bad)
     monkeypatch.setitem(sys.modules, "gcsfs", None)  # as if the gcs extra were not installed
     code, _, output = taue("summary", "gs://bucket/runs/x")
     assert code == 2 and "pip install 'tau-emotion-bench[gcs]'" in one_error_line(output)

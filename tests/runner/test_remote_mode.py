@@ -14,6 +14,7 @@ import httpx2
 from taue.runner.embedded import embedded_domains
 from taue.runner.results import ResultsFile
 from taue.simulator.service import build_server as build_simulator
+from tests.conftest import ADMIN_TOKEN
 from tests.paths import ROOT
 
 BLOCKED = [sys.executable, str(ROOT / "tests" / "runner" / "without_domain_code.py")]
@@ -65,7 +66,7 @@ async def test_remote_run_and_scorer_import_no_domain_code(tmp_path: Path) -> No
     await simulator.start()
     scorer, scorer_address = await start_blocked_scorer(env)
     try:
-        async with embedded_domains(["airline", "retail"]) as servers:
+        async with embedded_domains(["airline", "retail"], ADMIN_TOKEN) as servers:
             urls = [f"--env={name}={server.control_url}" for name, server in servers.items()]
             code, out, err = await blocked_taue(
                 env,
@@ -113,7 +114,11 @@ async def _by_hand_episode(env: dict[str, str], server, simulator: str, scorer: 
 
 
 async def test_the_control_port_serves_card_tasks_and_expected_outcomes() -> None:
-    async with embedded_domains(["telecom"]) as servers, httpx2.AsyncClient() as http:
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    async with (
+        embedded_domains(["telecom"], ADMIN_TOKEN) as servers,
+        httpx2.AsyncClient(headers=admin) as http,
+    ):
         server = servers["telecom"]
         card = (await http.get(f"{server.control_url}/domain")).json()
         domain = server.domain

@@ -20,6 +20,7 @@ from taue.report.run_data import open_infra_errors
 from taue.runner.control import ControlClient, InfraError, control_session
 from taue.runner.embedded import Services, embedded_domains
 from taue.runner.runner import RunConfig, execute_run
+from tests.conftest import ADMIN_TOKEN
 
 
 class CuttingProxy:
@@ -86,7 +87,7 @@ async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
 
 @pytest.fixture(scope="module")
 async def airline() -> AsyncIterator[DomainServer]:
-    async with embedded_domains(["airline"]) as servers:
+    async with embedded_domains(["airline"], ADMIN_TOKEN) as servers:
         yield servers["airline"]
 
 
@@ -102,7 +103,7 @@ async def test_a_lost_connection_costs_a_get_or_delete_another_try_and_a_post_no
     proxy: CuttingProxy, airline: DomainServer
 ) -> None:
     async with control_session() as http:
-        control = ControlClient(proxy.url, http)
+        control = ControlClient(proxy.url, http, ADMIN_TOKEN)
         proxy.cut(2)
         assert (await control.card()).name == "airline"  # the third try
         assert proxy.cut_requests == 2
@@ -112,7 +113,7 @@ async def test_a_lost_connection_costs_a_get_or_delete_another_try_and_a_post_no
         await control.delete_episode(created.episode_id)  # the second try
         assert proxy.cut_requests == 3
         with pytest.raises(ValueError, match="404"):
-            await ControlClient(airline.control_url, http).state_hash(created.episode_id)
+            await ControlClient(airline.control_url, http, ADMIN_TOKEN).state_hash(created.episode_id)
 
         proxy.cut(100)
         with pytest.raises(InfraError, match=r"GET .*/domain: (ServerDisconnected|ClientOS)Error"):
@@ -137,7 +138,9 @@ async def test_an_episode_rerun_is_a_retry_line_and_counted_by_summary(
         if done == 1:
             proxy.cut(1)  # the next episode's POST /episodes loses its connection
 
-    report = await execute_run(config, tmp_path, Services(env={"airline": proxy.url}), 1, progress)
+    report = await execute_run(
+        config, tmp_path, Services(env={"airline": proxy.url}), 1, progress, admin_token=ADMIN_TOKEN
+    )
     assert (report.completed, report.failed, report.retries) == (3, 0, 1)
     (entry,) = [json.loads(line) for line in (tmp_path / "errors.jsonl").read_text().splitlines()]
     assert entry["kind"] == "retry" and entry["attempt"] == 1

@@ -10,15 +10,19 @@ import httpx2
 
 from taue.runner.embedded import Services, embedded_domains
 from taue.runner.runner import RunConfig, execute_run
+from tests.conftest import ADMIN_TOKEN
 
 CONFIG = RunConfig(run="cleanup", domains=["airline"], agent="oracle", trials=1, limit=2)
 
 
 async def test_a_resumed_run_first_deletes_what_a_killed_session_left(tmp_path: Path) -> None:
-    async with embedded_domains(["airline"]) as servers, httpx2.AsyncClient() as http:
+    async with (
+        embedded_domains(["airline"], ADMIN_TOKEN) as servers,
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}) as http,
+    ):
         server = servers["airline"]
         services = Services(env={"airline": server.control_url})
-        await execute_run(CONFIG, tmp_path, services, 1)
+        await execute_run(CONFIG, tmp_path, services, 1, admin_token=ADMIN_TOKEN)
         run_id = json.loads((tmp_path / "run.json").read_text())["run_id"]
         # What a session killed with SIGKILL leaves: one record fewer, and live episodes carrying the run's
         # id (next to another run's).
@@ -32,7 +36,7 @@ async def test_a_resumed_run_first_deletes_what_a_killed_session_left(tmp_path: 
         def progress(done: int, total: int) -> None:
             live_at_first_episode.append(len(server.registry.listed(run_id)))
 
-        resumed = await execute_run(CONFIG, tmp_path, services, 1, progress)
+        resumed = await execute_run(CONFIG, tmp_path, services, 1, progress, admin_token=ADMIN_TOKEN)
         assert resumed.skipped == 1 and resumed.completed == 1
         assert live_at_first_episode == [0]  # deleted before the resumed session's first episode ended
         assert [episode.run_id for episode in server.registry.listed()] == ["someone-else"]

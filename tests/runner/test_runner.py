@@ -14,6 +14,7 @@ from taue.envs.runtime.discovery import get_domain
 from taue.runner.results import EpisodeRecord, ResultsFile
 from taue.runner.runner import RunConfig, execute_run
 from taue.simulator.satisfaction import tolerated_needless_questions
+from tests.conftest import ADMIN_TOKEN
 
 pytestmark = [
     pytest.mark.slow,  # end-to-end runs of hundreds of episodes
@@ -203,7 +204,7 @@ async def pester_run(servers, tmp_path: Path, condition_id: str) -> list:
         condition=condition_id,
     )
     urls = {name: server.control_url for name, server in servers.items()}
-    report = await execute_run(config, tmp_path / condition_id, urls, concurrency=16)
+    report = await execute_run(config, tmp_path / condition_id, urls, concurrency=16, admin_token=ADMIN_TOKEN)
     assert report.failed == 0
     return report.records
 

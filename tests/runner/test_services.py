@@ -25,6 +25,7 @@ from taue.scorer.scoring import ScoreRequest, score_episode
 from taue.scorer.service import build_server as build_scorer
 from taue.simulator.service import build_server as build_simulator
 from taue.simulator.wire import user_task_message
+from tests.conftest import ADMIN_TOKEN
 from tests.paths import ROOT
 
 
@@ -154,11 +155,11 @@ async def test_scorer_service_matches_the_library(scorer_server) -> None:
     )
     client = ScorerClient(scorer_server.address)
     await client.wait_ready()
-    remote = await client.score(request)
+    remote = (await client.score(request)).breakdown
     local = score_episode(request)
     assert remote == local and remote.reward == 0 and remote.outputs_found
     assert remote.diagnostics["gold_actions_matched"] == len(outcome.gold)
-    right = await client.score(request.model_copy(update={"final_hash": outcome.state_hash}))
+    right = (await client.score(request.model_copy(update={"final_hash": outcome.state_hash}))).breakdown
     assert right.reward == 1 and right.db_match
     stub = scorer_pb2_grpc.ScorerStub(channel(scorer_server.address))
     with pytest.raises(grpc.aio.AioRpcError) as no_expected:
@@ -202,7 +203,7 @@ def comparable(records) -> list[dict]:
 
 @pytest.mark.slow
 async def test_sharded_runs_merge_into_the_unsharded_run(tmp_path: Path) -> None:
-    async with embedded_domains(["airline", "retail"]) as servers:
+    async with embedded_domains(["airline", "retail"], ADMIN_TOKEN) as servers:
         await _sharded_runs_merge(servers, tmp_path)
 
 
@@ -217,10 +218,16 @@ async def _sharded_runs_merge(servers, tmp_path: Path) -> None:
         "condition": "sorrow.cold.high.skeptical",
         "task_ids": first_emotional("airline", 12) + first_emotional("retail", 12),
     }
-    whole = await execute_run(RunConfig(**base), tmp_path / "whole", urls, concurrency=16)
+    whole = await execute_run(
+        RunConfig(**base), tmp_path / "whole", urls, concurrency=16, admin_token=ADMIN_TOKEN
+    )
     for index in range(3):
         await execute_run(
-            RunConfig(**base, shard=(index, 3)), tmp_path / f"shard-{index}", urls, concurrency=16
+            RunConfig(**base, shard=(index, 3)),
+            tmp_path / f"shard-{index}",
+            urls,
+            concurrency=16,
+            admin_token=ADMIN_TOKEN,
         )
     merged = subprocess.run(
         [
@@ -279,7 +286,7 @@ async def _sharded_runs_merge(servers, tmp_path: Path) -> None:
 @pytest.mark.slow
 async def test_killing_the_simulator_loses_nothing_and_a_rerun_completes(tmp_path: Path) -> None:
     # Domain servers of its own: the test kills a service, so it shares none with other tests.
-    async with embedded_domains(["retail"]) as servers:
+    async with embedded_domains(["retail"], ADMIN_TOKEN) as servers:
         await _kill_the_simulator(servers, tmp_path)
 
 
@@ -304,7 +311,7 @@ async def _kill_the_simulator(servers, tmp_path: Path) -> None:
     runner_module.RETRY_DELAYS = (0.01,)
     try:
         first = await execute_run(
-            config, tmp_path, Services(env=urls, simulator=simulator.address), 4, progress
+            config, tmp_path, Services(env=urls, simulator=simulator.address), 4, progress, ADMIN_TOKEN
         )
     finally:
         runner_module.RETRY_DELAYS = original_delays
@@ -318,7 +325,9 @@ async def _kill_the_simulator(servers, tmp_path: Path) -> None:
     replacement = build_simulator()
     await replacement.start()
     try:
-        second = await execute_run(config, tmp_path, Services(env=urls, simulator=replacement.address), 4)
+        second = await execute_run(
+            config, tmp_path, Services(env=urls, simulator=replacement.address), 4, admin_token=ADMIN_TOKEN
+        )
     finally:
         await replacement.stop(0)
     assert second.skipped == first.completed and second.completed == first.failed and second.failed == 0

@@ -19,6 +19,7 @@ import psutil
 import pytest
 
 from taue.runner.results import EpisodeRecord
+from tests.conftest import ADMIN_TOKEN
 from tests.paths import ROOT
 
 pytestmark = pytest.mark.slow  # each test runs `taue run` in its own process (workers: three)
@@ -98,7 +99,8 @@ def _healthy(url: str) -> bool:
 
 
 def run_episodes_on(url: str, run_id: str) -> list[dict]:
-    response = httpx2.get(f"{url}/episodes", params={"run_id": run_id}, timeout=5)
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    response = httpx2.get(f"{url}/episodes", params={"run_id": run_id}, timeout=5, headers=admin)
     assert response.status_code == 200, response.text
     return response.json()["episodes"]
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from taue.runner.runner import RunConfig, execute_run
+from tests.conftest import ADMIN_TOKEN
 from tests.llama_server import LlamaServer
 
 pytestmark = pytest.mark.slow  # a real model on llama.cpp
@@ -32,7 +33,8 @@ async def test_llm_user_episode_against_smollm2(llama_server: LlamaServer, serve
         task_ids=["airline-001"],
         max_turns=3,
     )
-    report = await execute_run(config, tmp_path / "run", {"airline": servers["airline"].control_url}, 1)
+    urls = {"airline": servers["airline"].control_url}
+    report = await execute_run(config, tmp_path / "run", urls, 1, admin_token=ADMIN_TOKEN)
     assert report.failed == 0, (tmp_path / "run" / "errors.jsonl").read_text()
     (record,) = report.records
     assert record.user == "llm"

@@ -16,6 +16,7 @@ from taue.simulator import llm
 from taue.simulator.anchors import anchors_for
 from taue.simulator.llm import AGENT_GREETING, LLMUser, parse_reply, system_prompt
 from taue.simulator.session import SimulatorError, SimulatorUnavailable, UserOptions
+from tests.conftest import ADMIN_TOKEN
 from tests.factories import make_task
 from tests.openai_double import OpenAIDouble
 
@@ -197,7 +198,11 @@ async def test_episode_through_the_runner_ends_on_the_llm_users_stop_with_tokens
     replies = [{"content": "I need to cancel a trip.", "usage": (100, 10)}, {"content": "Perfect.###STOP###"}]
     async with OpenAIDouble(replies) as d:
         report = await execute_run(
-            llm_config(d.base_url), tmp_path / "run", {"airline": servers["airline"].control_url}, 4
+            llm_config(d.base_url),
+            tmp_path / "run",
+            {"airline": servers["airline"].control_url},
+            4,
+            admin_token=ADMIN_TOKEN,
         )
     assert report.failed == 0
     (record,) = report.records
@@ -217,7 +222,9 @@ async def test_a_price_table_gives_the_llm_users_cost(servers, tmp_path: Path) -
     prices = {"user-model": {"input": 2.0, "output": 8.0}, "other-model": {"input": 100.0}}
     async with OpenAIDouble(replies) as d:
         config = llm_config(d.base_url, price_table=prices)
-        report = await execute_run(config, tmp_path / "run", {"airline": servers["airline"].control_url}, 4)
+        report = await execute_run(
+            config, tmp_path / "run", {"airline": servers["airline"].control_url}, 4, admin_token=ADMIN_TOKEN
+        )
     (record,) = report.records
     assert record.usage["user"] == {
         "prompt_tokens": 111,
@@ -239,7 +246,11 @@ async def test_a_failing_llm_user_is_an_infrastructure_error_not_the_agents_fail
     monkeypatch.setattr(runner, "RETRY_DELAYS", (0.0,))
     async with OpenAIDouble([reply]) as d:
         report = await execute_run(
-            llm_config(d.base_url), tmp_path / "run", {"airline": servers["airline"].control_url}, 4
+            llm_config(d.base_url),
+            tmp_path / "run",
+            {"airline": servers["airline"].control_url},
+            4,
+            admin_token=ADMIN_TOKEN,
         )
     assert report.failed == 1 and report.records == []
     *retries, entry = [

@@ -36,6 +36,7 @@ from taue.simulator.satisfaction import (
 from taue.simulator.scripted import ScriptedUser
 from taue.simulator.session import Simulator, UserOptions
 from taue.simulator.understanding import FactBook, best_guess, read_message
+from tests.conftest import ADMIN_TOKEN
 from tests.factories import make_task
 from tests.paths import ROOT
 
@@ -519,7 +520,7 @@ async def test_oracle_scores_one_over_every_task_under_conditions_spanning_all_5
                 condition=condition_id,
             )  # fmt: skip
             async with semaphore:
-                await run_episodes(config, [(domain, task_id, 0)], services, 1, None, outcomes.append)
+                await run_episodes(config, [(domain, task_id, 0)], services, 1, ADMIN_TOKEN, outcomes.append)
 
         await asyncio.gather(*(play(d, t.id, c) for (d, t), c in pairs))
     assert not [o.errors for o in outcomes if o.record is None]
@@ -587,7 +588,8 @@ async def clean_run(servers, tmp_path_factory: pytest.TempPathFactory) -> Path:
         run="audit", domains=["airline", "retail"], agent="oracle", trials=1,
         task_ids=["airline-001", "airline-002", "retail-001", "retail-001-neutral"],
     )  # fmt: skip
-    report = await execute_run(config, run_dir, {n: s.control_url for n, s in servers.items()}, 4)
+    urls = {n: s.control_url for n, s in servers.items()}
+    report = await execute_run(config, run_dir, urls, 4, admin_token=ADMIN_TOKEN)
     assert report.completed == 4
     return run_dir
 

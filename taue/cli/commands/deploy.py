@@ -1,4 +1,5 @@
-"""`taue deploy render`: the deployment files that list domains, rendered from the registry."""
+"""`taue deploy`: the deployment files rendered from the registry (`render`), the image's lock (`lock`),
+images by digest (`pin`) and the secrets of a docker compose deployment (`secrets`)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,50 @@ def render_command(
         raise typer.Exit(1)
     if not changed:
         typer.echo(f"up to date ({len(domain_names())} domains)")
+
+
+@deploy_app.command("secrets")
+def secrets_command(
+    folder: Annotated[
+        Path, typer.Argument(metavar="DIR", help="The folder to hold them (made, mode 0700, if missing).")
+    ],
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Replace files that exist (services started with the old ones must restart)."
+        ),
+    ] = False,
+) -> None:
+    """Make the secrets of a docker compose deployment: DIR/admin-token (the admin token of every
+    `taue serve` and the runner) and DIR/signing-key (the key domain servers and the scorer sign with),
+    each random, readable by its owner only (0600). A file that exists is kept, once checked, unless
+    --force. Prints one line per file, made or kept, never a secret; exit 2 with one line when DIR
+    cannot be written."""
+    from taue.deploy.secrets import SecretsError, make_secrets
+
+    try:
+        found = make_secrets(folder, force)
+    except SecretsError as exc:
+        raise fail(str(exc)) from None
+    for secret in found:
+        if not secret.made:
+            _check_kept(secret.path)
+        typer.echo(f"{'made' if secret.made else 'kept'}: {secret.path}")
+
+
+def _check_kept(path: Path) -> None:
+    """A kept file must be what the services can read (as they read it): one line, exit 2, if not."""
+    from taue.contracts.integrity import ADMIN_TOKEN_FILE_VARIABLE, SigningKey, admin_token_from_env
+    from taue.deploy.secrets import ADMIN_TOKEN_FILE
+
+    try:
+        if path.name == ADMIN_TOKEN_FILE:
+            admin_token_from_env({ADMIN_TOKEN_FILE_VARIABLE: str(path)})
+        else:
+            SigningKey.from_file(path)
+    except ValueError as exc:
+        problem = str(exc) if str(path) in str(exc) else f"{path}: {exc}"
+        raise fail(f"{problem}; `taue deploy secrets --force` replaces it") from None
 
 
 @deploy_app.command("lock")

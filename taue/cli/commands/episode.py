@@ -123,9 +123,9 @@ async def _new(
     from taue.simulator.client import SimulatorCallError, SimulatorClient
     from taue.simulator.session import UserOptions
 
-    client = SimulatorClient(simulator)
+    client = SimulatorClient(simulator, token=_admin_token())
     async with control_session(timeout=30) as http:
-        control = ControlClient(control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
+        control = ControlClient(control_url, http, _admin_token())
         try:
             task = await control.task(task_id)
             opened = await open_episode(control, client, task, seed, UserOptions())
@@ -178,13 +178,13 @@ async def _say(state: EpisodeState, message: str):
     from taue.simulator.client import SimulatorCallError, SimulatorClient
 
     async with control_session(timeout=30) as http:
-        control = ControlClient(state.control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
+        control = ControlClient(state.control_url, http, _admin_token())
         try:
             calls, _ = await control.tool_log_since(state.episode_id, state.calls_seen)
         except (InfraError, ValueError) as exc:
             raise _fail(str(exc)) from None
     state.calls_seen += len(calls)
-    client = SimulatorClient(state.simulator)
+    client = SimulatorClient(state.simulator, token=_admin_token())
     try:
         return await client.respond(state.session_id, agent_turn(message, calls))
     except SimulatorCallError as exc:
@@ -216,15 +216,25 @@ async def _score(state: EpisodeState, termination: str):
     from taue.runner.episode import score_episode
     from taue.scorer.client import ScorerCallError, ScorerClient
 
-    client = ScorerClient(state.scorer)
+    client = ScorerClient(state.scorer, token=_admin_token())
     async with control_session(timeout=30) as http:
-        control = ControlClient(state.control_url, http, os.environ.get("TAUE_ADMIN_TOKEN"))
+        control = ControlClient(state.control_url, http, _admin_token())
         try:
-            breakdown, _ = await score_episode(
+            scored = await score_episode(
                 control, client, state.domain, state.task_id, state.episode_id, state.transcript, termination
             )
         except (InfraError, ValueError, ScorerCallError) as exc:
             raise _fail(str(exc)) from None
         finally:
             await client.close()
-    return breakdown
+    return scored.breakdown
+
+
+def _admin_token() -> str | None:
+    """The admin token of the services this command talks to (TAUE_ADMIN_TOKEN or its file)."""
+    from taue.contracts.integrity import admin_token_from_env
+
+    try:
+        return admin_token_from_env()
+    except ValueError as exc:
+        raise _fail(str(exc)) from None

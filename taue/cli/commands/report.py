@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from taue.cli.options import fail, parse_location
+from taue.cli.options import KEY_FILE_HELP, fail, parse_location, signing_key
 
 if TYPE_CHECKING:
     from taue.runner.storage import RunLocation
@@ -74,26 +74,34 @@ def leaderboard(
         str, typer.Option(help="The folder of the site (created), or an object-store URL to upload it to.")
     ] = "site",
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    key_file: Annotated[Path | None, typer.Option(help=KEY_FILE_HELP)] = None,
+    allow_unverified: Annotated[
+        bool, typer.Option(help="Rank runs that fail verification, marked UNVERIFIED on the page.")
+    ] = False,
 ) -> None:
     """A static site ranking the runs (model, agent kind, user, Avg@k, pass^1..k, UNSATISFIED, cost per
-    task, date, task-set hash) with each run's report as a page. Refuses runs made on different task
-    sets (exit 2)."""
+    task, date, task-set hash, verified) with each run's report as a page. Refuses runs made on
+    different task sets and runs that fail verification as `taue verify` checks them (exit 2)."""
     import asyncio
 
-    from taue.report.leaderboard import LeaderboardError, check_task_sets, write_site
+    from taue.report.leaderboard import LeaderboardError, check_task_sets, verify_runs, write_site
 
     started = time.perf_counter()
     runs = _load(run_dirs, expand=True)
+    key = signing_key(key_file)
     try:
         check_task_sets(runs)
+        verified, problems = verify_runs(runs, key, allow_unverified)
     except LeaderboardError as exc:
         raise fail(str(exc)) from None
+    for problem in problems:
+        console.print(f"unverified: {problem}", markup=False, highlight=False)
     site = parse_location(out)
     if site.local is not None and site.local.exists() and not site.local.is_dir():
         raise fail(f"--out {out} is a file; give a folder for the site")
     with _progress(quiet) as bar, _site_folder(site) as folder:
         bar.add_task("pages", total=None)
-        ranked = asyncio.run(write_site(runs, folder))
+        ranked = asyncio.run(write_site(runs, folder, verified))
     for entry in ranked:
         console.print(f"{entry.rank}. {entry.run}: Avg@k {entry.avg_at_k:.3f}")
     took = time.perf_counter() - started

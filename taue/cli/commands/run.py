@@ -11,7 +11,7 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
@@ -150,6 +150,13 @@ def make_run_command(
         task_set: Annotated[
             list[str] | None, typer.Option("--task-set", help="Imported task set to run (repeatable).")
         ] = None,
+        allow_endpoint_change: Annotated[
+            bool,
+            typer.Option(
+                help="Resume a run whose settings differ only in a model endpoint's URL (--base-url, "
+                "--user-base-url); the change is recorded in run.json."
+            ),
+        ] = False,
         config: SettingsFile = None,
     ) -> None:
         import asyncio
@@ -211,7 +218,8 @@ def make_run_command(
         if repair:
             repair_results(run_dir)
         try:
-            report = asyncio.run(_run(config, run_dir, services, concurrency, worker_count, quiet))
+            settings = RunSettings(concurrency, worker_count, quiet, allow_endpoint_change)
+            report = asyncio.run(_run(config, run_dir, services, settings))
             before_exit()
         except ValueError as exc:
             raise fail(str(exc)) from None
@@ -275,22 +283,33 @@ def usable_cores() -> int:
     return cores
 
 
-async def _run(
-    config: RunConfig, run_dir: RunLocation, services: Services, concurrency: int, workers: int, quiet: bool
-):
+class RunSettings(NamedTuple):
+    """How a run is carried out (none of it changes its results)."""
+
+    concurrency: int
+    workers: int
+    quiet: bool
+    allow_endpoint_change: bool
+
+
+async def _run(config: RunConfig, run_dir: RunLocation, services: Services, settings: RunSettings):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from taue.runner.endpoints import endpoint_problems
     from taue.runner.lifecycle import until_signalled
     from taue.runner.runner import execute_run
 
-    admin_token = os.environ.get("TAUE_ADMIN_TOKEN")
+    admin_token = _admin_token()
+    problems = await endpoint_problems(config)  # before anything is written
+    if problems:
+        raise ValueError("; ".join(problems))
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         console=console,
-        disable=quiet,
+        disable=settings.quiet,
     ) as progress:
         bar = progress.add_task("episodes", total=None)
 
@@ -298,9 +317,17 @@ async def _run(
             progress.update(bar, completed=done, total=total)
 
         # SIGTERM/SIGINT: in-flight episodes are cancelled and deleted, then `Interrupted` (exit 143/130).
-        return await until_signalled(
-            execute_run(config, run_dir, services, concurrency, update, admin_token, workers)
+        running = execute_run(
+            config,
+            run_dir,
+            services,
+            settings.concurrency,
+            update,
+            admin_token,
+            settings.workers,
+            settings.allow_endpoint_change,
         )
+        return await until_signalled(running)
 
 
 def repair_results(run_dir: RunLocation) -> None:
@@ -336,6 +363,12 @@ def summary(
         str | None,
         typer.Option(help="OpenAI-compatible endpoint of --judge-model (key: TAUE_JUDGE_API_KEY)."),
     ] = None,
+    judge_cache: Annotated[
+        Path | None,
+        typer.Option(
+            help="The judge's answers file (default: ~/.cache/taue/llm-judge.jsonl; never one inside a run)."
+        ),
+    ] = None,
 ) -> None:
     """Metrics of a finished or partial run: Avg@k, pass^k, average reward, UNSATISFIED rate, and how
     the agent talked (`interaction`: tool calls against questions to the user)."""
@@ -349,7 +382,7 @@ def summary(
     if judge_base_url is not None and not judge_base_url.startswith(("http://", "https://")):
         raise fail(f"--judge-base-url must start with http:// or https://, got {judge_base_url!r}")
     location = parse_location(run_dir)
-    judge = (judge_model, judge_base_url) if judge_model and judge_base_url else None
+    judge = (judge_model, judge_base_url, judge_cache) if judge_model and judge_base_url else None
     try:
         records = _records(location)
         failures = run_failure_categories(location, records, judge)
@@ -385,11 +418,11 @@ def _retries(location: RunLocation) -> int:
 
 
 def run_failure_categories(
-    run_dir: Path | RunLocation, records: list, judge: tuple[str, str] | None = None
+    run_dir: Path | RunLocation, records: list, judge: tuple[str, str, Path | None] | None = None
 ) -> dict:
     """The failure categories of a run: its records, plus its infrastructure errors not rerun since;
-    with `judge` (model, base URL), the LLM judge's labels too (exit 1 when its endpoint fails; the
-    judge needs a local run directory, where it keeps its answers)."""
+    with `judge` (model, base URL, cache file or None), the LLM judge's labels too (exit 1 when its
+    endpoint fails)."""
     from taue.report.failures import attribute_records, failure_categories
     from taue.report.run_data import open_infra_errors
     from taue.runner.results import CONFIG
@@ -401,18 +434,17 @@ def run_failure_categories(
     failures = attribute_records(records, config.get("split", "eval"))
     if judge is None:
         return failure_categories(failures, infra_errors=len(open_errors))
-    from taue.report.llm_judge import JUDGE_FILE, JudgeSettings, JudgeUnavailable, judge_failures
+    from taue.report.llm_judge import JudgeSettings, JudgeUnavailable, judge_failures
 
-    folder = location.local
-    if folder is None:
-        raise fail("--judge-model keeps its answers beside the run: give a local run directory")
     settings = JudgeSettings.from_env(*judge)
     try:
-        result = judge_failures(folder, records, failures, settings, config.get("split", "eval"))
+        result = judge_failures(records, failures, settings, config.get("split", "eval"))
     except JudgeUnavailable as exc:
         raise fail(str(exc), 1) from None
+    except OSError as exc:
+        raise fail(f"cannot use the judge cache {settings.cache_file}: {exc.strerror or exc}") from None
     reused = len(result.failures) - result.asked
-    console.print(f"llm judge {settings.model}: {result.asked} asked, {reused} from {folder / JUDGE_FILE}")
+    console.print(f"llm judge {settings.model}: {result.asked} asked, {reused} from {settings.cache_file}")
     stats = failure_categories(result.failures, infra_errors=len(open_errors))
     return {**stats, "llm_judge": result.block()}
 
@@ -504,3 +536,13 @@ def print_interaction(stats: dict) -> None:
         for name, group in stats[key].items():
             row(f"{key[3:]}: {name}", group)
     stdout_console().print(table)
+
+
+def _admin_token() -> str | None:
+    """The admin token of the services this command talks to (TAUE_ADMIN_TOKEN or its file)."""
+    from taue.contracts.integrity import admin_token_from_env
+
+    try:
+        return admin_token_from_env()
+    except ValueError as exc:
+        raise fail(str(exc)) from None
