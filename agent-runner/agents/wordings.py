@@ -122,6 +122,11 @@ def everyday(action: Action) -> tuple[str, str]:
     return EVERYDAY.get(action.name, (verb, f"the {obj}"))
 
 
+def numbered(writes: list[Action], line) -> str:
+    """A numbered list of writes, each `line(verb, object, write)`."""
+    return "\n".join(f"{i}. {line(*tool_phrase(w), w)}" for i, w in enumerate(writes, 1))
+
+
 class Wording:
     """The plain wording every style starts from; subclasses change what they change."""
 
@@ -196,11 +201,7 @@ class Markdown(Wording):
         return f"### Proposed change\n\n{items}\n\n**Shall I proceed?**Please reply yes or no."
 
     def report(self, writes: list[Action]) -> str:
-        items = "\n".join(
-            f"{i}. **{past(verb).title()}** your {obj} — `{details(w)}`"
-            for i, w in enumerate(writes, 1)
-            for verb, obj in [tool_phrase(w)]
-        )
+        items = numbered(writes, lambda verb, obj, w: f"**{past(verb).title()}** your {obj} — `{details(w)}`")
         return f"**All done!** Here is a summary of the changes:\n\n{items}\n"
 
     def outputs(self, outputs: list[str]) -> str:
@@ -283,11 +284,7 @@ class Numbered(Wording):
         return f"Before I go ahead, please confirm:\n\n{items}"
 
     def report(self, writes: list[Action]) -> str:
-        items = "\n".join(
-            f"{i}. {past(verb).capitalize()} your {obj} ({details(w)})"
-            for i, w in enumerate(writes, 1)
-            for verb, obj in [tool_phrase(w)]
-        )
+        items = numbered(writes, lambda verb, obj, w: f"{past(verb).capitalize()} your {obj} ({details(w)})")
         return f"I have made these changes:\n\n{items}\n\n"
 
     def opening_questions(self, task: Task) -> str:
