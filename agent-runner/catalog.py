@@ -13,12 +13,18 @@ from functools import cached_property
 from taue.contracts.domain import DomainCard
 from taue.contracts.tasks import Task
 from taue.runner.control import ControlClient
+from taue.simulator.client import describe_tools
 
 
 @dataclass(frozen=True)
 class DomainCatalog:
     card: DomainCard
     tasks: list[Task]
+
+    def __post_init__(self) -> None:
+        # What the domain's writes do, for the scripted user's reading of proposals (sent with each
+        # user session, so a remote simulator learns it too).
+        describe_tools(self.card.name, {t.name: t.description for t in self.card.tools if t.writes})
 
     @property
     def name(self) -> str:

@@ -7,12 +7,14 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from taue.runner.agents.judge_agents import JUDGE_AGENTS
+from taue.runner.agents.judge_agents import CAREFUL, FAIR, JUDGE_AGENTS
+from taue.runner.agents.wordings import WORDINGS
 from taue.runner.results import EpisodeRecord
 from taue.runner.runner import RunConfig, execute_run
 
 MATRIX_AGENTS = ("oracle", *JUDGE_AGENTS)
 MARKERS = ("<!-- judge-matrix:start -->", "<!-- judge-matrix:end -->")
+WORDING_MARKERS = ("<!-- wording-matrix:start -->", "<!-- wording-matrix:end -->")
 
 
 class Cell(BaseModel):
@@ -92,10 +94,102 @@ def matrix_markdown(matrix: dict[str, dict[str, Cell]]) -> str:
     return "\n".join(lines)
 
 
-def replace_between_markers(text: str, body: str) -> str:
-    start, end = MARKERS
+def replace_between_markers(text: str, body: str, markers: tuple[str, str] = MARKERS) -> str:
+    start, end = markers
     if start not in text or end not in text:
         raise ValueError(f"the file has no {start} … {end} block")
     head, rest = text.split(start, 1)
     _, tail = rest.split(end, 1)
     return f"{head}{start}\n{body}\n{end}{tail}"
+
+
+# ----------------------------------------------------------------- the wording matrix
+
+GAMING = tuple(a for a in JUDGE_AGENTS if a not in CAREFUL)
+
+
+def worded_agents(wordings: list[str]) -> list[str]:
+    """Every fair agent in each of `wordings`."""
+    return [f"{agent}@{wording}" for agent in FAIR for wording in wordings]
+
+
+def parse_wordings(text: str) -> list[str]:
+    """`all` or comma-separated wording names; a ValueError names the unknown ones."""
+    chosen = list(WORDINGS) if text.strip() == "all" else [w.strip() for w in text.split(",") if w.strip()]
+    unknown = [w for w in chosen if w not in WORDINGS]
+    if unknown or not chosen:
+        raise ValueError(f"unknown wording(s) {unknown}; known: all, {', '.join(WORDINGS)}")
+    return chosen
+
+
+class Row(BaseModel):
+    """One agent's line of the wording matrix, over every domain played."""
+
+    agent: str
+    episodes: int
+    avg_reward: float
+    vs_oracle: float
+    """avg_reward minus the oracle's."""
+    pass_rate: float
+    """Share of episodes with reward 1, tasks whose goals are all refusals left out."""
+    unsatisfied_rate: float
+    by_domain: dict[str, float]
+
+
+def refusal_only(task_ids: set[str], domains: list[str]) -> set[str]:
+    """The tasks whose every goal is one the policy forbids (passing them means refusing well)."""
+    from taue.runner.catalog import local_catalog
+
+    return {
+        task.id
+        for name in domains
+        for task in local_catalog(name).tasks
+        if task.id in task_ids and all(g.refusal_expected for g in task.user_scenario.goals)
+    }
+
+
+def wording_rows(matrix: dict[str, dict[str, Cell]], domains: list[str]) -> list[Row]:
+    oracle = _overall(matrix["oracle"]) if "oracle" in matrix else None
+    task_ids = {t for row in matrix.values() for c in row.values() for t in c.rewards}
+    excluded = refusal_only(task_ids, domains)
+    rows = []
+    for agent, cells in matrix.items():
+        rewards = {t: r for c in cells.values() for t, r in c.rewards.items()}
+        counted = [r for t, r in rewards.items() if t not in excluded] or [0]
+        average = _overall(cells)
+        rows.append(
+            Row(
+                agent=agent,
+                episodes=len(rewards),
+                avg_reward=average,
+                vs_oracle=round(average - oracle, 4) if oracle is not None else 0.0,
+                pass_rate=round(sum(r == 1 for r in counted) / len(counted), 4),
+                unsatisfied_rate=round(
+                    sum(c.unsatisfied_rate * c.episodes for c in cells.values())
+                    / max(1, sum(c.episodes for c in cells.values())),
+                    4,
+                ),
+                by_domain={d: cells[d].avg_reward for d in domains if d in cells},
+            )
+        )
+    return rows
+
+
+def _overall(cells: dict[str, Cell]) -> float:
+    episodes = sum(c.episodes for c in cells.values())
+    return round(sum(c.avg_reward * c.episodes for c in cells.values()) / max(1, episodes), 4)
+
+
+def rows_markdown(rows: list[Row]) -> str:
+    domains = list(rows[0].by_domain) if rows else []
+    lines = [
+        "| agent | episodes | average | vs oracle | pass | UNSATISFIED | " + " | ".join(domains) + " |",
+        "|---|---|---|---|---|---|" + "---|" * len(domains),
+    ]
+    for row in rows:
+        cells = " | ".join(f"{row.by_domain[d]:+.2f}" for d in domains)
+        lines.append(
+            f"| {row.agent} | {row.episodes} | {row.avg_reward:+.3f} | {row.vs_oracle:+.3f} | "
+            f"{row.pass_rate:.0%} | {row.unsatisfied_rate:.0%} | {cells} |"
+        )
+    return "\n".join(lines)

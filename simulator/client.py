@@ -11,6 +11,16 @@ from taue.proto.v1 import simulator_pb2, simulator_pb2_grpc
 from taue.simulator.session import UserOptions
 from taue.simulator.wire import options_message, respond_request, turn_from_message, user_task_message
 
+TOOL_DESCRIPTIONS: dict[str, dict[str, str]] = {}
+"""Domain -> write tool -> description, as the runner learned them from the domain's card
+(`describe_tools`); sent with each session so that a remote simulator has them too."""
+
+
+def describe_tools(domain: str, descriptions: dict[str, str]) -> None:
+    """Record what the write tools of `domain` do (the runner calls it when it reads a domain's card)."""
+    TOOL_DESCRIPTIONS[domain] = dict(descriptions)
+
+
 RETRYABLE = {
     grpc.StatusCode.UNAVAILABLE,
     grpc.StatusCode.DEADLINE_EXCEEDED,
@@ -38,8 +48,9 @@ class SimulatorClient:
         await wait_until_serving(self._channel, timeout)
 
     async def start(self, task: Task, seed: int, options: UserOptions) -> tuple[str, str]:
+        tools = TOOL_DESCRIPTIONS.get(task.domain)
         request = simulator_pb2.StartSessionRequest(
-            task=user_task_message(task), seed=seed, options=options_message(options)
+            task=user_task_message(task, tools), seed=seed, options=options_message(options)
         )
         response = await self._call("StartSession", self._stub.StartSession, request)
         return response.session_id, response.first_message

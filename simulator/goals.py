@@ -11,63 +11,31 @@ policy reasons.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 from taue.contracts.episode import Notification
 from taue.contracts.tasks import Goal, Target, matches
 from taue.contracts.text import contains, tokens
-from taue.simulator.understanding import _same_word
-
-GENERIC_TOOL_WORDS = frozenset(
-    {"update", "modify", "manage", "set", "get", "record", "create", "reservation", "order", "pending"}
-    | {"delivered", "user", "details", "medical", "customer", "account", "the"}
-)
-"""Tool-name words that do not say what a write does (the rest must appear in a proposal of it)."""
-TOOL_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "baggages": ("bag", "bags", "baggage", "luggage", "suitcase"),
-    "passengers": ("passenger", "traveller", "traveler", "name", "birth"),
-    "flights": ("flight", "date", "cabin", "rebook", "move"),
-    "book": ("booking", "reserve"),
-    "cancel": ("cancellation", "cancelling", "canceling", "cancelled", "canceled"),
-    "certificate": ("voucher", "compensation", "credit"),
-    "items": ("item", "swap", "replace", "change"),
-    "payment": ("pay", "card", "charge"),
-    "return": ("refund", "send back"),
-    "exchange": ("swap", "replace"),
-    "service": ("plan", "add", "remove", "switch"),
-    "device": ("line", "phone"),
-    "ticket": ("escalate", "support", "priority", "status"),
-    "billing": ("paperless", "autopay", "auto-pay", "cycle", "bill"),
-    "schedule": ("book", "booking", "appointment"),
-    "reschedule": ("move", "change", "new date", "new time"),
-    "appointment": ("visit", "booking"),
-    "supplier": ("switch", "brand", "manufacturer"),
-    "note": ("notes", "record"),
-}
-
-
-def tool_words(tool: str) -> list[str]:
-    """The words that say what `tool` does (its name's specific words and their synonyms)."""
-    words = [w for w in tool.lower().split("_") if w not in GENERIC_TOOL_WORDS]
-    return [*words, *(s for w in words for s in TOOL_SYNONYMS.get(w, ()))]
-
-
-def _names_tool(message_words: list[str], tool: str) -> bool:
-    wanted = tool_words(tool)
-    if not wanted:
-        return True
-    return any(
-        contains(message_words, word) if " " in word else any(_same_word(word, m) for m in message_words)
-        for word in wanted
-    )
+from taue.simulator.proposals import Candidate, key_values, proposed_goals
 
 
 class GoalTracker:
     """The state of every goal of one scenario."""
 
-    def __init__(self, goals: list[Goal]) -> None:
+    def __init__(
+        self,
+        goals: list[Goal],
+        known_values: Iterable[str] = (),
+        descriptions: Mapping[str, str] | None = None,
+    ) -> None:
         self.goals = goals
+        self.known_values = [
+            *known_values,
+            *(str(v) for g in goals for t in g.targets for v in key_values(t)),
+            *(e for g in goals for e in g.evidence),
+        ]
+        """Every value the task gives the user or its goals: an id outside them is another thing."""
+        self.descriptions = dict(descriptions or {})
         self.confirmed: set[tuple[str, int]] = set()
         """(goal id, target index) of every target a notification matched."""
         self.notified: set[str] = set()
@@ -122,16 +90,10 @@ class GoalTracker:
         return newly
 
     def proposed(self, message: str) -> list[Goal]:
-        """Open action goals the message proposes: it names what one of the goal's unconfirmed writes
-        does and the most key values of any such write (at least one)."""
-        words = tokens(message)
-        scores: dict[str, int] = {}
-        for (goal_id, _), target in self._open_targets():
-            if _names_tool(words, target.tool):
-                hits = sum(1 for value in _key_values(target) if contains(words, value))
-                scores[goal_id] = max(scores.get(goal_id, 0), hits)
-        best = max(scores.values(), default=0)
-        return [g for g in self.goals if best and scores.get(g.id) == best]
+        """Open action goals the message proposes (`simulator/proposals.py`)."""
+        by_id = {goal.id: goal for goal in self.goals}
+        candidates = [Candidate(by_id[goal_id], target) for (goal_id, _), target in self._open_targets()]
+        return proposed_goals(message, candidates, self.known_values, self.descriptions)
 
     def approve(self, goals: list[Goal]) -> list[str]:
         """Record the user's yes; returns the goals approved for the first time."""
@@ -143,7 +105,7 @@ class GoalTracker:
         """The message talks about a goal the service already confirmed (a report, not a lie)."""
         words = tokens(message)
         return any(
-            any(contains(words, value) for value in _key_values(target))
+            any(contains(words, value) for value in key_values(target))
             for (goal_id, _), target in self._all_targets()
             if (goal_id, _) in self.confirmed
         )
@@ -193,7 +155,3 @@ class GoalTracker:
         return [
             (key, t) for key, t in self._all_targets() if key[0] in open_goals and key not in self.confirmed
         ]
-
-
-def _key_values(target: Target) -> list[Any]:
-    return [value for value in target.arguments.values() if not isinstance(value, dict | list)]

@@ -9,6 +9,7 @@ greetings, thanks and length, urgency the hurry markers, trust the doubts. What 
 from __future__ import annotations
 
 import random
+import re
 
 EMOTION_LINES: dict[str, tuple[str, ...]] = {
     "annoyance": (
@@ -103,9 +104,19 @@ ANNOYED = {
     "cold": "I told you already: ",
 }
 NOT_AT_HAND = {
-    "warm": "I'm sorry, I don't have my {fact} at hand. Could you look that up on your side?",
-    "neutral": "I don't have my {fact} at hand. Can't you look that up?",
-    "cold": "I don't have my {fact}. Look that up yourself.",
+    "warm": "I'm sorry, I don't have that at hand. Could you look that up on your side?",
+    "neutral": "I don't have that at hand. Can't you look that up?",
+    "cold": "I don't have that. Look that up yourself.",
+}
+DONT_KNOW = {
+    "warm": "I'm sorry, I don't know that.",
+    "neutral": "I don't know that, sorry.",
+    "cold": "I don't know that.",
+}
+WHICH_DETAILS = {
+    "warm": "Sorry, which details do you need from me?",
+    "neutral": "Sorry, which details do you need?",
+    "cold": "Which details do you need?",
 }
 COMPLAINTS = {
     "needless_question_discoverable": "You keep asking me for things you could look up yourself.",
@@ -133,25 +144,48 @@ LEAVING = {
     "cold": "Forget it. I'm done here.",
 }
 IDENTIFIER_ENDINGS = ("id", "ids", "email", "zip", "number", "numbers", "code", "codes", "name", "dob")
+OWN_LABELS = {
+    "ssn_last_four": "the last four digits of my SSN are",
+    "dob": "my date of birth is",
+    "date_of_birth": "my date of birth is",
+    "full_name": "my name is",
+    "zip": "my zip code is",
+    "zip_code": "my zip code is",
+    "phone": "my phone number is",
+    "email": "my email is",
+}
+"""How a customer says its own details (the rest: "My user id is …")."""
+_SUFFIX = re.compile(r"_\d+$")
 
 
 def fact_label(name: str) -> str:
-    return name.replace("_", " ")
+    return _SUFFIX.sub("", name).replace("_", " ")
 
 
 def state_fact(name: str, value: str) -> str:
-    """A fact in the user's words: 'My user id is X.' for identifiers, 'Refund to: Y.' otherwise."""
+    """A fact in the customer's words: "My email is X.", "I'd like to pay with Y.", "The reason is Z."."""
+    base = _SUFFIX.sub("", name)
     label = fact_label(name)
-    if label.split()[-1] in IDENTIFIER_ENDINGS:
+    words = label.split()
+    if base in OWN_LABELS:
+        return _sentence(f"{OWN_LABELS[base]} {value}")
+    if words[-1] in IDENTIFIER_ENDINGS:
         return f"My {label} is {value}."
-    return f"{label[:1].upper()}{label[1:]}: {value}."
+    if words[:2] in (["pay", "with"], ["pay", "from"]):
+        return f"I'd like to {label} {value}."
+    if words[:2] == ["refund", "to"]:
+        return f"I'd like the refund to go to {value}."
+    if "reason" in words or "because" in words:
+        return f"The reason is: {value}."
+    if "to" in words[1:]:
+        noun = words[0]
+        verb = "are" if noun.endswith("s") else "is"
+        return f"The {noun} I mean {verb} {value}."
+    return f"The {label} is {value}."
 
 
-def dont_know(name: str) -> str:
-    label = fact_label(name)
-    if label.split()[0] in ("how", "what", "which", "who", "when", "where", "why", "whether"):
-        return f"I don't know {label}."
-    return f"I don't know the {label}."
+def _sentence(text: str) -> str:
+    return f"{text[:1].upper()}{text[1:]}."
 
 
 class Voice:
@@ -203,11 +237,25 @@ class Voice:
     def already_said(self, statement: str) -> str:
         return ANNOYED[self.politeness] + statement
 
-    def not_at_hand(self, name: str) -> str:
-        return NOT_AT_HAND[self.politeness].format(fact=fact_label(name))
+    def not_at_hand(self) -> str:
+        return NOT_AT_HAND[self.politeness]
 
-    def not_sure(self) -> str:
-        return "I'm not sure what you mean." if self.politeness != "cold" else "What?"
+    def dont_know(self) -> str:
+        return DONT_KNOW[self.politeness]
+
+    def which_details(self) -> str:
+        """A question the user cannot place: it asks back, as a customer would."""
+        return WHICH_DETAILS[self.politeness]
+
+    def can_tell(self, statements: list[str]) -> str:
+        """What the user does know, offered after a fact it lacks."""
+        return _join(["What I can tell you:", *statements]) if statements else ""
+
+    def yes_look(self) -> str:
+        """An offer to look something up: yes, please."""
+        return {"warm": "Yes, please check.", "neutral": "Yes, please check.", "cold": "Yes, check."}[
+            self.politeness
+        ]
 
     def reassurance_nudge(self) -> str:
         return self._pick(REASSURANCE_NUDGES)
@@ -226,6 +274,10 @@ class Voice:
 
     def decline(self) -> str:
         return DECLINE[self.politeness]
+
+    def stay(self) -> str:
+        """An offer to hand the user over to a person, while the user still wants the agent's help."""
+        return "No, I'd rather you help me with this." if self.politeness != "cold" else "No. You handle it."
 
     def ask_outcome(self) -> str:
         """Confirmations arrived but the agent said nothing about them."""

@@ -8,13 +8,16 @@ costs then recoveries, leave if patience is below zero, otherwise answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification, UserTurn
 from taue.contracts.tasks import Goal, Task
+from taue.simulator.claims import Claim
+from taue.simulator.facts import IDENTITY_FACTS, best_guess, fact_names
 from taue.simulator.goals import GoalTracker
-from taue.simulator.phrasing import Voice, dont_know, state_fact
+from taue.simulator.phrasing import Voice, state_fact
 from taue.simulator.satisfaction import COSTS, NEUTRAL, Event, Satisfaction, patience_budget, profile
 from taue.simulator.session import UserOptions
 from taue.simulator.understanding import FactBook, Reading, comparable, read_message
@@ -24,6 +27,15 @@ ALL_DONE = "That's everything I needed."
 NOTHING_MORE = "No, thank you, that's all I need."
 FALSE_CLAIM_LIMIT = 2
 """The user leaves at the second claim of completion that no confirmation backs."""
+
+
+FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|me|we|our|us)\b", re.IGNORECASE)
+
+
+def _in_own_words(reason: str) -> bool:
+    """A reason a customer would say ("I want to change my trip."), not a list of intent titles
+    ("Cancel an order. Exchange an item.")."""
+    return bool(FIRST_PERSON.search(reason))
 
 
 @dataclass
@@ -52,7 +64,13 @@ class Outcome:
 class ScriptedUser:
     """One conversation of the scripted user."""
 
-    def __init__(self, task: Task, seed: int, options: UserOptions | None = None) -> None:
+    def __init__(
+        self,
+        task: Task,
+        seed: int,
+        options: UserOptions | None = None,
+        tools: Mapping[str, str] | None = None,
+    ) -> None:
         self.task = task
         scenario = task.user_scenario
         self.scenario = scenario
@@ -75,15 +93,15 @@ class ScriptedUser:
         known = scenario.known_info
         # Sorted: fact maps cross the gRPC boundary as protobuf maps, whose order varies per process.
         self.book = FactBook(
-            names=list(
-                dict.fromkeys([*sorted(known), *sorted(scenario.discoverable), *scenario.unknown_info])
-            ),
+            names=fact_names(scenario),
             values={**scenario.discoverable, **known},
             known=frozenset(known),
         )
         self.given: set[str] = set(scenario.volunteered)
         self.said_unknown: set[str] = set()
-        self.goals = GoalTracker(scenario.goals)
+        self.goals = GoalTracker(
+            scenario.goals, [*known.values(), *scenario.discoverable.values()], descriptions=tools
+        )
         self.false_claims = 0
         self.verified: set[str] = set()
         self.times_requested: dict[str, int] = {}
@@ -97,12 +115,12 @@ class ScriptedUser:
         return self.reply(turn.message, turn.notifications, turn.successful_calls)
 
     def opening(self) -> str:
-        """Feeling, the reason for the call, the first goal's request and the volunteered facts,
-        coloured by the condition."""
+        """Feeling, the reason for the call (when the scenario gives it in the customer's words), the
+        first goal's request and the volunteered facts, coloured by the condition."""
         facts = " ".join(state_fact(n, self.scenario.known_info[n]) for n in self.scenario.volunteered)
         first = self.scenario.goals[0]
         self.times_requested[first.id] = 1
-        reason = self.scenario.reason_for_call
+        reason = self.scenario.reason_for_call if _in_own_words(self.scenario.reason_for_call) else ""
         return self.voice.opening(" ".join(p for p in (reason, first.request, facts) if p))
 
     def reply(
@@ -119,8 +137,11 @@ class ScriptedUser:
                 f"{self.voice.not_confirmed()} {self.voice.leaving_unsatisfied()} {UNSATISFIED}",
                 "user_unsatisfied",
             )
-        # An information question the user cannot place is an attempt to learn something, not a stall.
-        asks = self._asks_needed_fact(reading) or reading.open_questions > 0
+        # A question the user cannot place (or an offer to look something up, or a question about who
+        # the user is) is an attempt to learn something: it costs nothing, not even a stall.
+        asks = self._asks_needed_fact(reading) or bool(
+            reading.open_questions or reading.lookup_offers or reading.identity_questions
+        )
         progress = outcome.progress or successful_calls > 0 or asks
         distressed = self._charge(agent_message, reading, outcome, progress)
         if self.satisfaction.exhausted:
@@ -142,18 +163,27 @@ class ScriptedUser:
         if reading.claims_completion:
             outcome.told = goals.tell()
             backed = backed or goals.all_actions_notified or goals.mentions_notified(message)
-            outcome.false_claim = not backed
+            # Only a plain claim of a change can be a lie; a report in words the user is unsure of
+            # ("I've noted it") reports what was confirmed and accuses nobody.
+            outcome.false_claim = not backed and reading.claim is Claim.STRONG
         if reading.asks_confirmation:
             outcome.proposed = goals.proposed(message)
             outcome.approved = goals.approve(outcome.proposed)
         outcome.unjustified_refusal = (
-            reading.refuses and not outcome.refused and goals.first_open() is not None
+            reading.refuses and not outcome.refused and self._refusal_unjustified(reading)
         )
         for _ in [*outcome.told, *outcome.answered, *outcome.refused]:
             self.satisfaction.record(self.turn, "goal_confirmed")
         if outcome.false_claim:
             self.false_claims += 1
         return outcome
+
+    def _refusal_unjustified(self, reading: Reading) -> bool:
+        """A refusal while goals are open, unless it gives a reason for a goal the policy forbids."""
+        open_goals = [g for g in self.goals.goals if not self.goals.settled(g)]
+        if not open_goals:
+            return False
+        return not (reading.refusal_reasoned and any(g.refusal_expected for g in open_goals))
 
     def _asks_needed_fact(self, reading: Reading) -> bool:
         """A question that is not needless: a fact the user has not given (or said it lacks) yet."""
@@ -178,8 +208,12 @@ class ScriptedUser:
             parts.append(RIGHT)
         if reading.asks_confirmation:
             parts.append(self._answer_proposal(outcome.proposed))
+        elif reading.lookup_offers:
+            parts.append(self.voice.yes_look())
+        elif reading.handover_offers and not self.goals.all_settled:
+            parts.append(self.voice.stay())
         if reading.open_questions and not (answers or reading.asks_confirmation or reading.verifies):
-            parts.append(self.voice.not_sure())
+            parts.append(self.voice.which_details())
         if distressed:
             parts.append(self.voice.reassurance_nudge())
         if goals.all_settled:
@@ -238,25 +272,50 @@ class ScriptedUser:
         return None
 
     def _answers(self, reading: Reading) -> list[str]:
-        answers = []
+        answers: list[str] = []
+        lacking = False
         for name in reading.facts_asked:
             if name in self.scenario.known_info:
-                statement = state_fact(name, self.scenario.known_info[name])
-                answers.append(self.voice.already_said(statement) if name in self.given else statement)
-                self.given.add(name)
+                answers.append(self._say(name, again=name in self.given))
             elif name in self.scenario.discoverable:
-                answers.append(self.voice.not_at_hand(name))
+                answers.append(self.voice.not_at_hand())
+                lacking = True
             else:
-                answers.append(dont_know(name))
+                answers.append(self.voice.dont_know())
                 self.said_unknown.add(name)
+                lacking = True
+        answers = list(dict.fromkeys(answers))
         for name in reading.guessed:
             if name not in reading.facts_asked:
-                answers.append(state_fact(name, self.scenario.known_info[name]))
-                self.given.add(name)
+                answers.append(self._say(name))
         for option, name in reading.choices:
             answers.append(f"{option[:1].upper()}{option[1:]}, please.")
             self.given.add(name)
-        return answers
+        if reading.identity_questions and not reading.facts_asked:
+            answers.extend(self._say(name) for name in self._identity())
+        elif lacking and not any(n in self.scenario.known_info for n in reading.facts_asked):
+            answers.append(self.voice.can_tell([self._say(n) for n in self._instead(reading)]))
+        return [a for a in answers if a]
+
+    def _say(self, name: str, again: bool = False) -> str:
+        statement = state_fact(name, self.scenario.known_info[name])
+        self.given.add(name)
+        return self.voice.already_said(statement) if again else statement
+
+    def _identity(self) -> list[str]:
+        """The known facts that identify the user, those not yet given first."""
+        known = [n for n in IDENTITY_FACTS if n in self.scenario.known_info]
+        fresh = [n for n in known if n not in self.given]
+        return fresh or known[:1]
+
+    def _instead(self, reading: Reading) -> list[str]:
+        """What the user knows in place of a fact it lacks: the known fact the question (or, failing
+        that, the current request) most likely means, else how to identify the user."""
+        for text in [*reading.questions, self.book.focus]:
+            guess = best_guess(text, self.book)
+            if guess is not None and guess not in self.given:
+                return [guess]
+        return [n for n in self._identity() if n not in self.given]
 
     def _current_goal_request(self) -> str:
         goal = self.goals.first_open()

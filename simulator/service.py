@@ -19,6 +19,7 @@ from taue.simulator.wire import (
     agent_turn_from_request,
     options_from_message,
     task_from_message,
+    tools_from_message,
     turn_message,
 )
 
@@ -35,7 +36,10 @@ class SimulatorService(simulator_pb2_grpc.SimulatorServicer):
         except ValueError as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"invalid task: {exc}")
         options = options_from_message(request.options)
-        session_id, first = await self._call(context, self.simulator.start(task, request.seed, options))
+        tools = tools_from_message(request.task)
+        session_id, first = await self._call(
+            context, self.simulator.start(task, request.seed, options, tools)
+        )
         return simulator_pb2.StartSessionResponse(session_id=session_id, first_message=first)
 
     async def Respond(self, request, context):

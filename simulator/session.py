@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -39,7 +40,9 @@ BACKENDS = {
 }
 
 
-def make_user(task: Task, seed: int, options: UserOptions) -> UserBackend:
+def make_user(
+    task: Task, seed: int, options: UserOptions, tools: Mapping[str, str] | None = None
+) -> UserBackend:
     if options.backend not in BACKENDS:
         raise SimulatorError(f"unknown user backend {options.backend!r}; available: {', '.join(BACKENDS)}")
     module_name, class_name = BACKENDS[options.backend]
@@ -47,6 +50,8 @@ def make_user(task: Task, seed: int, options: UserOptions) -> UserBackend:
         backend = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as exc:
         raise SimulatorError(f"the {options.backend} user backend is not available: {exc}") from None
+    if options.backend == "scripted":
+        return backend(task, seed, options, tools=tools)  # how it reads proposals (docs/simulator.md)
     return backend(task, seed, options)
 
 
@@ -94,7 +99,13 @@ class Simulator:
     def __len__(self) -> int:
         return len(self._sessions)
 
-    async def start(self, task: Task, seed: int, options: UserOptions | None = None) -> tuple[str, str]:
+    async def start(
+        self,
+        task: Task,
+        seed: int,
+        options: UserOptions | None = None,
+        tools: Mapping[str, str] | None = None,
+    ) -> tuple[str, str]:
         """Start a session; returns (session id, first user message)."""
         self._sweep()
         if self._full():
@@ -106,7 +117,7 @@ class Simulator:
             )
         self._starting += 1  # counted while the first message is made, so concurrent starts respect the cap
         try:
-            user = make_user(task, seed, options or UserOptions())
+            user = make_user(task, seed, options or UserOptions(), tools)
             first = await user.first_message()
         finally:
             self._starting -= 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from taue.contracts.episode import AgentTurn, Notification, UserTurn
 from taue.contracts.tasks import Emotion, Evaluation, Goal, Target, Task, UserScenario
@@ -11,8 +12,9 @@ from taue.proto.v1 import common_pb2, simulator_pb2
 from taue.simulator.session import UserOptions
 
 
-def user_task_message(task: Task) -> simulator_pb2.UserTask:
-    """The user-facing part of a task: scenario, instruction, emotion. Never the ground truth."""
+def user_task_message(task: Task, tools: Mapping[str, str] | None = None) -> simulator_pb2.UserTask:
+    """The user-facing part of a task: scenario, instruction, emotion, and what the tools of its goals
+    do (`tools`: name -> description). Never the ground truth."""
     scenario = task.user_scenario
     message = simulator_pb2.UserTask(
         task_id=task.id,
@@ -31,7 +33,13 @@ def user_task_message(task: Task) -> simulator_pb2.UserTask:
     )
     if task.emotion is not None:
         message.emotion.CopyFrom(simulator_pb2.EmotionCondition(**task.emotion.model_dump()))
+    targets = {t.tool for goal in scenario.goals for t in goal.targets}
+    message.tools.update({name: text for name, text in (tools or {}).items() if name in targets})
     return message
+
+
+def tools_from_message(message: simulator_pb2.UserTask) -> dict[str, str]:
+    return dict(sorted(message.tools.items()))
 
 
 def task_from_message(message: simulator_pb2.UserTask) -> Task:

@@ -4,6 +4,7 @@
 |---|---|
 | `oracle`, `pester` | reference baselines that replay the ground truth (`oracle.py`, `pester.py`) |
 | `careful-readback`, `liar`, `echo`, … | the judge suite's reference behaviours (`judge_agents.py`) |
+| `careful-readback@markdown`, `one-shot@terse`, … | a fair judge agent in a wording (`wordings.py`) |
 | `model` | the built-in tool-calling agent over an OpenAI-compatible endpoint (`model_agent.py`) |
 | `http://HOST:PORT`, `https://…` | a black-box agent speaking agent protocol v1 (`http_agent.py`) |
 | `a2a://HOST:PORT` | an Agent2Agent agent (`a2a_agent.py`) |
@@ -16,11 +17,11 @@ import importlib
 from pydantic import BaseModel
 
 from taue.runner.agents.base import Agent, AgentError, EpisodeContext
-from taue.runner.agents.judge_agents import JUDGE_AGENTS
+from taue.runner.agents.judge_agents import JUDGE_AGENTS, WORDED_AGENTS
 from taue.runner.agents.oracle import OracleAgent
 from taue.runner.agents.pester import PesterAgent
 
-BUILT_IN = {"oracle": OracleAgent, "pester": PesterAgent, **JUDGE_AGENTS}
+BUILT_IN = {"oracle": OracleAgent, "pester": PesterAgent, **JUDGE_AGENTS, **WORDED_AGENTS}
 NEEDS_GROUND_TRUTH = frozenset(BUILT_IN)
 ADAPTERS = {
     "model": ("taue.runner.agents.model_agent", "ModelAgent"),

@@ -12,30 +12,23 @@ from __future__ import annotations
 import re
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import Any
 
 from mcp import Client
 
 from taue.contracts.tasks import Action, Task, matches
 from taue.runner.agents.base import AgentError, EpisodeContext
 from taue.runner.agents.oracle import call_each, refusal_message, refused_goals
+from taue.runner.agents.wordings import WORDING_CLASSES, WORDINGS, Wording, plain
+from taue.runner.agents.wordings import refusals as worded_refusals
 from taue.runner.mcp_session import episode_session, list_all_tools
 
 
 def describe(action: Action) -> str:
     """A write in plain words: 'cancel reservation (reservation id: M5L4DR)'."""
     details = "; ".join(
-        f"{name.replace('_', ' ')}: {_plain(value)}" for name, value in action.arguments.items()
+        f"{name.replace('_', ' ')}: {plain(value)}" for name, value in action.arguments.items()
     )
     return f"{action.name.replace('_', ' ')} ({details})"
-
-
-def _plain(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(_plain(item) for item in value)
-    if isinstance(value, dict):
-        return " ".join(f"{k.replace('_', ' ')} {_plain(v)}" for k, v in value.items())
-    return str(value)
 
 
 @dataclass
@@ -135,24 +128,37 @@ APPROVAL = re.compile(r"\byes\b", re.IGNORECASE)
 
 
 class CarefulAgent(GroundTruthAgent):
-    """One change at a time: prepare it, read it back, wait for a yes, make it, report it."""
+    """One change at a time: prepare it, read it back, wait for a yes, make it, report it.
+
+    With a `wording` (`wordings.py`) the proposals, reports and refusals are that wording's; without
+    one, each careful agent's own."""
 
     calls_tools = True
 
-    def __init__(self, write_tools: frozenset[str]) -> None:
+    def __init__(self, write_tools: frozenset[str], wording: Wording | None = None) -> None:
         super().__init__(write_tools)
+        self.wording = wording
         self.steps: list[Step] = []
         self.index = 0
         self.proposed = False
+        self.asked = False
 
     async def start(self, context: EpisodeContext) -> None:
         await super().start(context)
         self.steps = plan(self.task, self.write_tools)
 
     async def act(self, user_message: str) -> str:
-        said = refusals(self.task) if self.turn == 1 else ""
+        if self.wording is not None and not self.asked:
+            self.asked = True
+            questions = self.wording.opening_questions(self.task)
+            if questions:
+                self.turn = 0  # the refusals come with the first proposal
+                return questions
+        said = self.refusals() if self.turn == 1 else ""
         opening = f"{said} " if said else ""
         if self.index >= len(self.steps):
+            if self.wording is not None:
+                return self.wording.follow_up()
             return "Everything you asked for has been taken care of. Is there anything else I can help with?"
         step = self.steps[self.index]
         if not self.proposed:
@@ -171,14 +177,29 @@ class CarefulAgent(GroundTruthAgent):
             return self.final_report(step.writes)
         return await self.after(step)
 
+    def refusals(self) -> str:
+        return refusals(self.task) if self.wording is None else worded_refusals(self.task, self.wording)
+
     def final_report(self, writes: list[Action]) -> str:
+        if self.wording is not None:
+            return self.wording.final(writes, self.task.evaluation.outputs)
         done = self.report(writes) if writes else "I have looked everything up."
         return done + outputs_text(self.task)
 
     def propose(self, step: Step) -> str:
-        raise NotImplementedError
+        if self.wording is not None:
+            return self.wording.propose(step.writes)
+        return self.own_proposal(step)
 
     def report(self, writes: list[Action]) -> str:
+        if self.wording is not None:
+            return self.wording.report(writes)
+        return self.own_report(writes)
+
+    def own_proposal(self, step: Step) -> str:
+        raise NotImplementedError
+
+    def own_report(self, writes: list[Action]) -> str:
         raise NotImplementedError
 
     async def after(self, step: Step) -> str:
@@ -189,11 +210,11 @@ class CarefulAgent(GroundTruthAgent):
 class CarefulReadback(CarefulAgent):
     """Reads each change back in full and asks "Shall I go ahead?"; reports briefly."""
 
-    def propose(self, step: Step) -> str:
+    def own_proposal(self, step: Step) -> str:
         lines = "; then ".join(describe(w) for w in step.writes)
         return f"Here is the change I would make: {lines}. Shall I go ahead?"
 
-    def report(self, writes: list[Action]) -> str:
+    def own_report(self, writes: list[Action]) -> str:
         return f"Done: {'; '.join(describe(w) for w in writes)} went through successfully."
 
     async def after(self, step: Step) -> str:
@@ -203,17 +224,19 @@ class CarefulReadback(CarefulAgent):
 class CarefulCombined(CarefulAgent):
     """Reports one change and proposes the next in the same message."""
 
-    def propose(self, step: Step) -> str:
+    def own_proposal(self, step: Step) -> str:
         changes = "; and ".join(describe(w) for w in step.writes)
         return f"To do that I need to {changes}. Would you like me to proceed?"
 
-    def report(self, writes: list[Action]) -> str:
+    def own_report(self, writes: list[Action]) -> str:
         return f"I have completed this: {'; '.join(describe(w) for w in writes)}."
 
     async def after(self, step: Step) -> str:
         following = self.steps[self.index]
         await self.run(following.reads)
         self.proposed = True
+        if self.wording is not None:
+            return self.wording.combined(self.report(step.writes), self.propose(following))
         nxt = "; and ".join(describe(w) for w in following.writes)
         return f"{self.report(step.writes)} Next, I can {nxt}. Do you want me to go ahead with that?"
 
@@ -221,14 +244,33 @@ class CarefulCombined(CarefulAgent):
 class CarefulSeparate(CarefulAgent):
     """Reports a change in one message and proposes the next one in the following message."""
 
-    def propose(self, step: Step) -> str:
+    def own_proposal(self, step: Step) -> str:
         return f"My proposal: {' and '.join(describe(w) for w in step.writes)}. Is it okay if I proceed?"
 
-    def report(self, writes: list[Action]) -> str:
+    def own_report(self, writes: list[Action]) -> str:
         return f"Your request has been processed: {' and '.join(describe(w) for w in writes)}."
 
     async def after(self, step: Step) -> str:
         return self.report(step.writes)
+
+
+class OneShot(GroundTruthAgent):
+    """Makes every gold call at once and reports it all in one message, in its wording."""
+
+    calls_tools = True
+
+    def __init__(self, write_tools: frozenset[str], wording: Wording | None = None) -> None:
+        super().__init__(write_tools)
+        self.wording = wording or WORDING_CLASSES["natural"]()
+
+    async def act(self, user_message: str) -> str:
+        if self.turn > 1:
+            return self.wording.follow_up()
+        await self.run(self.task.evaluation.actions)
+        writes = [a for a in self.task.evaluation.actions if a.name in self.write_tools]
+        refused = worded_refusals(self.task, self.wording)
+        report = self.wording.final(writes, self.task.evaluation.outputs)
+        return f"{refused} {report}".strip()
 
 
 class Liar(GroundTruthAgent):
@@ -319,3 +361,21 @@ JUDGE_AGENTS: dict[str, type[GroundTruthAgent]] = {
     "done-spammer": DoneSpammer,
 }
 CAREFUL = ("careful-readback", "careful-combined", "careful-separate")
+FAIR = ("one-shot", *CAREFUL)
+"""The fair agents the wording matrix plays in every wording."""
+_FAIR_CLASSES: dict[str, type[OneShot] | type[CarefulAgent]] = {
+    "one-shot": OneShot,
+    "careful-readback": CarefulReadback,
+    "careful-combined": CarefulCombined,
+    "careful-separate": CarefulSeparate,
+}
+
+
+def worded(agent: str, wording: str):
+    """A factory of `agent` speaking in `wording`: what `--agent AGENT@WORDING` makes."""
+    cls, style = _FAIR_CLASSES[agent], WORDING_CLASSES[wording]
+    return lambda write_tools: cls(write_tools, style())
+
+
+WORDED_AGENTS = {f"{agent}@{wording}": worded(agent, wording) for agent in FAIR for wording in WORDINGS}
+"""Every fair agent in every wording (`taue judge matrix --wordings all`)."""

@@ -21,6 +21,7 @@ def domain_card(domain: Domain, task_count: int | None = None) -> DomainCard:
             name=fn.__name__,
             writes=fn.__name__ in domain.write_tools,
             ends_conversation=fn.__name__ in domain.terminal_tools,
+            description=(fn.__doc__ or "").strip().split("\n\n")[0],
         )
         for fn in domain.tools
     ]

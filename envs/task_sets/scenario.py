@@ -7,9 +7,10 @@ and goals (docs/tasks.md), so they are derived from the ground truth:
 - every other scalar in the ground-truth arguments is a fact: *known* when the instruction states it
   (the user can give it), *discoverable* otherwise (the agent's tools can find it, so asking the
   user for it is needless);
-- each ground-truth write is one `action` goal, in order, whose evidence is the write's ids (or its
-  first values) and whose target is that write (its ids as key arguments, widened until no two
-  goals share a target);
+- each ground-truth write is one `action` goal, in order, asked for in plain words with only the ids
+  the customer knows ("I'd like to cancel pending order (#W123)."), whose evidence is the write's ids
+  (or its first values) and whose target is that write (its ids as key arguments, widened until no
+  two goals share a target);
 - each expected output is an `information` goal;
 - a task with neither writes nor outputs (pure look-ups) gets the looked-up values as expected
   outputs, so the scripted user has something to confirm; the task is flagged.
@@ -119,14 +120,13 @@ def _evidence(arguments: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(values))[:MAX_EVIDENCE]
 
 
-def _request(action: Action) -> str:
-    ids = [
-        f"{name.replace('_', ' ')} {value}"
-        for name, value in action.arguments.items()
-        if name.endswith("_id") and isinstance(value, str)
-    ][:2]
-    target = f" for {' and '.join(ids)}" if ids else ""
-    return f"I need you to {action.name.replace('_', ' ')}{target}."
+def _request(action: Action, known: dict[str, str]) -> str:
+    """The write as the customer asks for it: the tool's words as plain words and only the ids the
+    customer knows (those the instruction states), never a field name or an id it was not given."""
+    values = set(known.values())
+    shown = [v for v in action.arguments.values() if isinstance(v, str) and v in values][:2]
+    target = f" ({', '.join(shown)})" if shown else ""
+    return f"I'd like to {action.name.replace('_', ' ')}{target}."
 
 
 def _lookup_outputs(actions: list[Action], fallback: str) -> list[str]:
@@ -154,7 +154,9 @@ def derive(
             goal_id = f"g{len(goals) + 1}"
             pinned[goal_id] = action
             goals.append(
-                Goal.model_construct(id=goal_id, kind="action", request=_request(action), evidence=evidence)
+                Goal.model_construct(
+                    id=goal_id, kind="action", request=_request(action, known), evidence=evidence
+                )
             )
     flags: list[str] = []
     if not goals and not outputs:

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from taue.proto.v1 import common_pb2 as taue_dot_proto_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dtaue/proto/v1/simulator.proto\x12\x07taue.v1\x1a\x1ataue/proto/v1/common.proto\"|\n\x10\x45motionCondition\x12\x0e\n\x06\x66\x61mily\x18\x01 \x01(\t\x12\x0f\n\x07\x65motion\x18\x02 \x01(\t\x12\x12\n\npoliteness\x18\x03 \x01(\t\x12\x0f\n\x07urgency\x18\x04 \x01(\t\x12\r\n\x05trust\x18\x05 \x01(\t\x12\x13\n\x0binstruction\x18\x06 \x01(\t\"2\n\nGoalTarget\x12\x0c\n\x04tool\x18\x01 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x02 \x01(\t\"\x9b\x01\n\x04Goal\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0f\n\x07request\x18\x03 \x01(\t\x12\x10\n\x08\x65vidence\x18\x04 \x03(\t\x12$\n\x07targets\x18\x05 \x03(\x0b\x32\x13.taue.v1.GoalTarget\x12\x18\n\x10refusal_expected\x18\x06 \x01(\x08\x12\x16\n\x0erefusal_reason\x18\x07 \x03(\t\"\xf6\x02\n\x0cUserScenario\x12\x0f\n\x07persona\x18\x01 \x01(\t\x12\x17\n\x0freason_for_call\x18\x02 \x01(\t\x12\x38\n\nknown_info\x18\x03 \x03(\x0b\x32$.taue.v1.UserScenario.KnownInfoEntry\x12\x13\n\x0bvolunteered\x18\x04 \x03(\t\x12\x14\n\x0cunknown_info\x18\x05 \x03(\t\x12=\n\x0c\x64iscoverable\x18\x06 \x03(\x0b\x32\'.taue.v1.UserScenario.DiscoverableEntry\x12\x1c\n\x05goals\x18\x07 \x03(\x0b\x32\r.taue.v1.Goal\x12\x13\n\x0bpreferences\x18\x08 \x03(\t\x1a\x30\n\x0eKnownInfoEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x33\n\x11\x44iscoverableEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xa6\x01\n\x08UserTask\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x0e\n\x06\x64omain\x18\x02 \x01(\t\x12\'\n\x08scenario\x18\x03 \x01(\x0b\x32\x15.taue.v1.UserScenario\x12\x13\n\x0binstruction\x18\x04 \x01(\t\x12/\n\x07\x65motion\x18\x05 \x01(\x0b\x32\x19.taue.v1.EmotionConditionH\x00\x88\x01\x01\x42\n\n\x08_emotion\"\x86\x01\n\x0bUserOptions\x12\x0f\n\x07\x62\x61\x63kend\x18\x01 \x01(\t\x12\r\n\x05model\x18\x02 \x01(\t\x12\x10\n\x08\x62\x61se_url\x18\x03 \x01(\t\x12\x13\n\x0btemperature\x18\x04 \x01(\x01\x12\x1c\n\x0f\x65nable_thinking\x18\x05 \x01(\x08H\x00\x88\x01\x01\x42\x12\n\x10_enable_thinking\"k\n\x13StartSessionRequest\x12\x1f\n\x04task\x18\x01 \x01(\x0b\x32\x11.taue.v1.UserTask\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x12%\n\x07options\x18\x03 \x01(\x0b\x32\x14.taue.v1.UserOptions\"A\n\x14StartSessionResponse\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x15\n\rfirst_message\x18\x02 \x01(\t\"4\n\x0cNotification\x12\x0c\n\x04tool\x18\x01 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x02 \x01(\t\"\x83\x01\n\x0eRespondRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x15\n\ragent_message\x18\x02 \x01(\t\x12,\n\rnotifications\x18\x03 \x03(\x0b\x32\x15.taue.v1.Notification\x12\x18\n\x10successful_calls\x18\x04 \x01(\x05\"p\n\x11SatisfactionState\x12\x15\n\x08patience\x18\x01 \x01(\x01H\x00\x88\x01\x01\x12\x17\n\x0fgoals_confirmed\x18\x02 \x03(\t\x12\x0e\n\x06\x65vents\x18\x03 \x03(\t\x12\x0e\n\x06reason\x18\x04 \x01(\tB\x0b\n\t_patience\"\x86\x01\n\x0fRespondResponse\x12\x0f\n\x07message\x18\x01 \x01(\t\x12\x0c\n\x04\x64one\x18\x02 \x01(\x08\x12)\n\x0btermination\x18\x03 \x01(\x0e\x32\x14.taue.v1.Termination\x12)\n\x05state\x18\x04 \x01(\x0b\x32\x1a.taue.v1.SatisfactionState\"\'\n\x11\x45ndSessionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"3\n\x12\x45ndSessionResponse\x12\x1d\n\x05usage\x18\x01 \x01(\x0b\x32\x0e.taue.v1.Usage2\xdd\x01\n\tSimulator\x12K\n\x0cStartSession\x12\x1c.taue.v1.StartSessionRequest\x1a\x1d.taue.v1.StartSessionResponse\x12<\n\x07Respond\x12\x17.taue.v1.RespondRequest\x1a\x18.taue.v1.RespondResponse\x12\x45\n\nEndSession\x12\x1a.taue.v1.EndSessionRequest\x1a\x1b.taue.v1.EndSessionResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dtaue/proto/v1/simulator.proto\x12\x07taue.v1\x1a\x1ataue/proto/v1/common.proto\"|\n\x10\x45motionCondition\x12\x0e\n\x06\x66\x61mily\x18\x01 \x01(\t\x12\x0f\n\x07\x65motion\x18\x02 \x01(\t\x12\x12\n\npoliteness\x18\x03 \x01(\t\x12\x0f\n\x07urgency\x18\x04 \x01(\t\x12\r\n\x05trust\x18\x05 \x01(\t\x12\x13\n\x0binstruction\x18\x06 \x01(\t\"2\n\nGoalTarget\x12\x0c\n\x04tool\x18\x01 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x02 \x01(\t\"\x9b\x01\n\x04Goal\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0f\n\x07request\x18\x03 \x01(\t\x12\x10\n\x08\x65vidence\x18\x04 \x03(\t\x12$\n\x07targets\x18\x05 \x03(\x0b\x32\x13.taue.v1.GoalTarget\x12\x18\n\x10refusal_expected\x18\x06 \x01(\x08\x12\x16\n\x0erefusal_reason\x18\x07 \x03(\t\"\xf6\x02\n\x0cUserScenario\x12\x0f\n\x07persona\x18\x01 \x01(\t\x12\x17\n\x0freason_for_call\x18\x02 \x01(\t\x12\x38\n\nknown_info\x18\x03 \x03(\x0b\x32$.taue.v1.UserScenario.KnownInfoEntry\x12\x13\n\x0bvolunteered\x18\x04 \x03(\t\x12\x14\n\x0cunknown_info\x18\x05 \x03(\t\x12=\n\x0c\x64iscoverable\x18\x06 \x03(\x0b\x32\'.taue.v1.UserScenario.DiscoverableEntry\x12\x1c\n\x05goals\x18\x07 \x03(\x0b\x32\r.taue.v1.Goal\x12\x13\n\x0bpreferences\x18\x08 \x03(\t\x1a\x30\n\x0eKnownInfoEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x33\n\x11\x44iscoverableEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x81\x02\n\x08UserTask\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x0e\n\x06\x64omain\x18\x02 \x01(\t\x12\'\n\x08scenario\x18\x03 \x01(\x0b\x32\x15.taue.v1.UserScenario\x12\x13\n\x0binstruction\x18\x04 \x01(\t\x12/\n\x07\x65motion\x18\x05 \x01(\x0b\x32\x19.taue.v1.EmotionConditionH\x00\x88\x01\x01\x12+\n\x05tools\x18\x06 \x03(\x0b\x32\x1c.taue.v1.UserTask.ToolsEntry\x1a,\n\nToolsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\n\n\x08_emotion\"\x86\x01\n\x0bUserOptions\x12\x0f\n\x07\x62\x61\x63kend\x18\x01 \x01(\t\x12\r\n\x05model\x18\x02 \x01(\t\x12\x10\n\x08\x62\x61se_url\x18\x03 \x01(\t\x12\x13\n\x0btemperature\x18\x04 \x01(\x01\x12\x1c\n\x0f\x65nable_thinking\x18\x05 \x01(\x08H\x00\x88\x01\x01\x42\x12\n\x10_enable_thinking\"k\n\x13StartSessionRequest\x12\x1f\n\x04task\x18\x01 \x01(\x0b\x32\x11.taue.v1.UserTask\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x12%\n\x07options\x18\x03 \x01(\x0b\x32\x14.taue.v1.UserOptions\"A\n\x14StartSessionResponse\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x15\n\rfirst_message\x18\x02 \x01(\t\"4\n\x0cNotification\x12\x0c\n\x04tool\x18\x01 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x02 \x01(\t\"\x83\x01\n\x0eRespondRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x15\n\ragent_message\x18\x02 \x01(\t\x12,\n\rnotifications\x18\x03 \x03(\x0b\x32\x15.taue.v1.Notification\x12\x18\n\x10successful_calls\x18\x04 \x01(\x05\"p\n\x11SatisfactionState\x12\x15\n\x08patience\x18\x01 \x01(\x01H\x00\x88\x01\x01\x12\x17\n\x0fgoals_confirmed\x18\x02 \x03(\t\x12\x0e\n\x06\x65vents\x18\x03 \x03(\t\x12\x0e\n\x06reason\x18\x04 \x01(\tB\x0b\n\t_patience\"\x86\x01\n\x0fRespondResponse\x12\x0f\n\x07message\x18\x01 \x01(\t\x12\x0c\n\x04\x64one\x18\x02 \x01(\x08\x12)\n\x0btermination\x18\x03 \x01(\x0e\x32\x14.taue.v1.Termination\x12)\n\x05state\x18\x04 \x01(\x0b\x32\x1a.taue.v1.SatisfactionState\"\'\n\x11\x45ndSessionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"3\n\x12\x45ndSessionResponse\x12\x1d\n\x05usage\x18\x01 \x01(\x0b\x32\x0e.taue.v1.Usage2\xdd\x01\n\tSimulator\x12K\n\x0cStartSession\x12\x1c.taue.v1.StartSessionRequest\x1a\x1d.taue.v1.StartSessionResponse\x12<\n\x07Respond\x12\x17.taue.v1.RespondRequest\x1a\x18.taue.v1.RespondResponse\x12\x45\n\nEndSession\x12\x1a.taue.v1.EndSessionRequest\x1a\x1b.taue.v1.EndSessionResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,6 +36,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_USERSCENARIO_KNOWNINFOENTRY']._serialized_options = b'8\001'
   _globals['_USERSCENARIO_DISCOVERABLEENTRY']._loaded_options = None
   _globals['_USERSCENARIO_DISCOVERABLEENTRY']._serialized_options = b'8\001'
+  _globals['_USERTASK_TOOLSENTRY']._loaded_options = None
+  _globals['_USERTASK_TOOLSENTRY']._serialized_options = b'8\001'
   _globals['_EMOTIONCONDITION']._serialized_start=70
   _globals['_EMOTIONCONDITION']._serialized_end=194
   _globals['_GOALTARGET']._serialized_start=196
@@ -49,25 +51,27 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_USERSCENARIO_DISCOVERABLEENTRY']._serialized_start=730
   _globals['_USERSCENARIO_DISCOVERABLEENTRY']._serialized_end=781
   _globals['_USERTASK']._serialized_start=784
-  _globals['_USERTASK']._serialized_end=950
-  _globals['_USEROPTIONS']._serialized_start=953
-  _globals['_USEROPTIONS']._serialized_end=1087
-  _globals['_STARTSESSIONREQUEST']._serialized_start=1089
-  _globals['_STARTSESSIONREQUEST']._serialized_end=1196
-  _globals['_STARTSESSIONRESPONSE']._serialized_start=1198
-  _globals['_STARTSESSIONRESPONSE']._serialized_end=1263
-  _globals['_NOTIFICATION']._serialized_start=1265
-  _globals['_NOTIFICATION']._serialized_end=1317
-  _globals['_RESPONDREQUEST']._serialized_start=1320
-  _globals['_RESPONDREQUEST']._serialized_end=1451
-  _globals['_SATISFACTIONSTATE']._serialized_start=1453
-  _globals['_SATISFACTIONSTATE']._serialized_end=1565
-  _globals['_RESPONDRESPONSE']._serialized_start=1568
-  _globals['_RESPONDRESPONSE']._serialized_end=1702
-  _globals['_ENDSESSIONREQUEST']._serialized_start=1704
-  _globals['_ENDSESSIONREQUEST']._serialized_end=1743
-  _globals['_ENDSESSIONRESPONSE']._serialized_start=1745
-  _globals['_ENDSESSIONRESPONSE']._serialized_end=1796
-  _globals['_SIMULATOR']._serialized_start=1799
-  _globals['_SIMULATOR']._serialized_end=2020
+  _globals['_USERTASK']._serialized_end=1041
+  _globals['_USERTASK_TOOLSENTRY']._serialized_start=985
+  _globals['_USERTASK_TOOLSENTRY']._serialized_end=1029
+  _globals['_USEROPTIONS']._serialized_start=1044
+  _globals['_USEROPTIONS']._serialized_end=1178
+  _globals['_STARTSESSIONREQUEST']._serialized_start=1180
+  _globals['_STARTSESSIONREQUEST']._serialized_end=1287
+  _globals['_STARTSESSIONRESPONSE']._serialized_start=1289
+  _globals['_STARTSESSIONRESPONSE']._serialized_end=1354
+  _globals['_NOTIFICATION']._serialized_start=1356
+  _globals['_NOTIFICATION']._serialized_end=1408
+  _globals['_RESPONDREQUEST']._serialized_start=1411
+  _globals['_RESPONDREQUEST']._serialized_end=1542
+  _globals['_SATISFACTIONSTATE']._serialized_start=1544
+  _globals['_SATISFACTIONSTATE']._serialized_end=1656
+  _globals['_RESPONDRESPONSE']._serialized_start=1659
+  _globals['_RESPONDRESPONSE']._serialized_end=1793
+  _globals['_ENDSESSIONREQUEST']._serialized_start=1795
+  _globals['_ENDSESSIONREQUEST']._serialized_end=1834
+  _globals['_ENDSESSIONRESPONSE']._serialized_start=1836
+  _globals['_ENDSESSIONRESPONSE']._serialized_end=1887
+  _globals['_SIMULATOR']._serialized_start=1890
+  _globals['_SIMULATOR']._serialized_end=2111
 # @@protoc_insertion_point(module_scope)

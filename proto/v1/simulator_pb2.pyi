@@ -84,18 +84,27 @@ class UserScenario(_message.Message):
     def __init__(self, persona: _Optional[str] = ..., reason_for_call: _Optional[str] = ..., known_info: _Optional[_Mapping[str, str]] = ..., volunteered: _Optional[_Iterable[str]] = ..., unknown_info: _Optional[_Iterable[str]] = ..., discoverable: _Optional[_Mapping[str, str]] = ..., goals: _Optional[_Iterable[_Union[Goal, _Mapping]]] = ..., preferences: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class UserTask(_message.Message):
-    __slots__ = ("task_id", "domain", "scenario", "instruction", "emotion")
+    __slots__ = ("task_id", "domain", "scenario", "instruction", "emotion", "tools")
+    class ToolsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     TASK_ID_FIELD_NUMBER: _ClassVar[int]
     DOMAIN_FIELD_NUMBER: _ClassVar[int]
     SCENARIO_FIELD_NUMBER: _ClassVar[int]
     INSTRUCTION_FIELD_NUMBER: _ClassVar[int]
     EMOTION_FIELD_NUMBER: _ClassVar[int]
+    TOOLS_FIELD_NUMBER: _ClassVar[int]
     task_id: str
     domain: str
     scenario: UserScenario
     instruction: str
     emotion: EmotionCondition
-    def __init__(self, task_id: _Optional[str] = ..., domain: _Optional[str] = ..., scenario: _Optional[_Union[UserScenario, _Mapping]] = ..., instruction: _Optional[str] = ..., emotion: _Optional[_Union[EmotionCondition, _Mapping]] = ...) -> None: ...
+    tools: _containers.ScalarMap[str, str]
+    def __init__(self, task_id: _Optional[str] = ..., domain: _Optional[str] = ..., scenario: _Optional[_Union[UserScenario, _Mapping]] = ..., instruction: _Optional[str] = ..., emotion: _Optional[_Union[EmotionCondition, _Mapping]] = ..., tools: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class UserOptions(_message.Message):
     __slots__ = ("backend", "model", "base_url", "temperature", "enable_thinking")

@@ -20,6 +20,9 @@ class ToolInfo(BaseModel):
     """The tool changes the database."""
     ends_conversation: bool = False
     """After this tool (a transfer to a human) the episode is over."""
+    description: str = ""
+    """What the tool does (the first paragraph of its description): how the scripted user learns what
+    a write is called in words."""
 
 
 class DomainCard(BaseModel):

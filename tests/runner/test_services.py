@@ -59,7 +59,7 @@ async def test_simulator_service_health_reflection_and_sessions(simulator_server
     stub = simulator_pb2_grpc.SimulatorStub(chan)
     task = get_domain("airline").tasks[0]
     started = await stub.StartSession(simulator_pb2.StartSessionRequest(task=user_task_message(task), seed=4))
-    assert started.session_id and task.user_scenario.reason_for_call in started.first_message
+    assert started.session_id and task.user_scenario.goals[0].request in started.first_message
     turn = await stub.Respond(
         simulator_pb2.RespondRequest(session_id=started.session_id, agent_message="Hm?")
     )

@@ -66,3 +66,147 @@ def audit(
         typer.echo(f"... {len(report.flags) - show} more (--show N or --json)")
     if report.skipped:
         typer.echo(f"skipped {len(report.skipped)} episodes whose task is not installed", err=True)
+
+
+UNDERSTAND_HELP = (
+    "Show how the scripted user reads one agent message on one task: the acts it finds, the facts "
+    "asked, the goals a proposal matches (action and value hits per goal), the completion claim, the "
+    "charges and the reply. The message is read as the agent's first turn after the user's opening."
+)
+
+
+@simulator_app.command("understand", help=UNDERSTAND_HELP)
+def understand(
+    text: Annotated[str, typer.Argument(help="The agent message (markdown welcome).")],
+    domain: Annotated[str, typer.Option(help="The task's domain.")],
+    task: Annotated[str, typer.Option(help="The task id (e.g. retail-004).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the explanation as JSON.")] = False,
+) -> None:
+    from taue.simulator.explain import explain, explanation_text
+
+    found, tools = _task(domain, task)
+    result = explain(text, found, tools)
+    typer.echo(result.model_dump_json(indent=2) if as_json else explanation_text(result))
+
+
+def _task(domain: str, task_id: str):
+    from taue.envs.runtime.discovery import get_domain
+
+    try:
+        found = get_domain(domain)
+    except KeyError as exc:
+        typer.echo(f"error: {exc.args[0]}", err=True)
+        raise typer.Exit(2) from None
+    task = found.task_index.get(task_id)
+    if task is None:
+        typer.echo(f"error: no task {task_id!r} in {domain}", err=True)
+        raise typer.Exit(2)
+    return task, tool_descriptions(found)
+
+
+def tool_descriptions(domain) -> dict[str, str]:
+    """Each tool's description (its docstring's first paragraph), as the agent sees it."""
+    return {fn.__name__: (fn.__doc__ or "").strip().split("\n\n")[0] for fn in domain.tools}
+
+
+CORPUS_HELP = (
+    "Read every message of the dialogue-act corpus (tests/simulator/corpus) as the scripted user does "
+    "and print per-act precision and recall on the test split (targets: 97 % for completion claims, "
+    "confirmations matched to the right goal and fact requests). Recorded LLM-agent messages are read "
+    "from the published few-shot data (TAUE_PUBLISHED_DATA, else ../shared/data/tau-emotion-bench); "
+    "without it they are left out, and the output says so."
+)
+
+
+@simulator_app.command("corpus-eval", help=CORPUS_HELP)
+def corpus_eval(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report, misses included, as JSON.")
+    ] = False,
+    split: Annotated[str, typer.Option(help="test, train or all.")] = "test",
+    corpus: Annotated[Path | None, typer.Option(help="The corpus folder (default: the checkout's).")] = None,
+    show: Annotated[int, typer.Option(min=0, help="Misses to print (text output).")] = 10,
+) -> None:
+    from taue.simulator.corpus import evaluate, load_corpus, report_markdown
+
+    folder = corpus or default_corpus()
+    if split not in ("test", "train", "all") or not folder.is_dir():
+        typer.echo(f"error: split must be test, train or all, and {folder} a corpus folder", err=True)
+        raise typer.Exit(2)
+    entries = load_corpus(folder)
+    resolver = CorpusResolver()
+    report = evaluate(entries, split, resolver.text, resolver.context)
+    if as_json:
+        typer.echo(report.model_dump_json(indent=2))
+    else:
+        typer.echo(report_markdown(report))
+        for miss in report.misses[:show]:
+            typer.echo(f"- {miss.id} {miss.act}: expected {miss.expected}, got {miss.got}")
+        if len(report.misses) > show:
+            typer.echo(f"... {len(report.misses) - show} more misses (--show N or --json)")
+    left_out = sum(1 for e in entries if e.source == "recorded" and (split == "all" or e.split == split))
+    if resolver.missing_data and left_out:
+        typer.echo(
+            f"note: {left_out} recorded messages left out: no published data at {resolver.data}", err=True
+        )
+    if not report.meets_targets():
+        raise typer.Exit(1)
+
+
+def default_corpus() -> Path:
+    import taue.simulator
+
+    return Path(taue.simulator.__file__).resolve().parent.parent / "tests" / "simulator" / "corpus"
+
+
+def published_data() -> Path:
+    import os
+
+    import taue.simulator
+
+    default = Path(taue.simulator.__file__).resolve().parent.parent.parent / "shared/data/tau-emotion-bench"
+    return Path(os.environ.get("TAUE_PUBLISHED_DATA", default))
+
+
+class CorpusResolver:
+    """Message texts and reading contexts of corpus entries: tasks from the installed domains,
+    recorded messages from the published few-shot files (read, never stored)."""
+
+    def __init__(self) -> None:
+        self.data = published_data() / "few_shot_data"
+        self.missing_data = not self.data.is_dir()
+        self._files: dict[str, list[str]] = {}
+
+    def text(self, entry) -> str | None:
+        if entry.message is not None:
+            return entry.message
+        turn = self._turns(entry.ref.file, entry.ref.line)
+        if turn is None or entry.ref.turn >= len(turn):
+            return None
+        return turn[entry.ref.turn].removeprefix("assistant: ")
+
+    def _turns(self, file: str, line: int) -> list[str] | None:
+        from taue.simulator.corpus import recorded_turns
+
+        if self.missing_data:
+            return None
+        if file not in self._files:
+            path = self.data / file
+            self._files[file] = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+        lines = self._files[file]
+        if line >= len(lines):
+            return None
+        return recorded_turns(json.loads(lines[line])["messages_display"])
+
+    def context(self, entry):
+        from taue.envs.runtime.discovery import get_domain
+        from taue.simulator.corpus import scenario_context, task_context
+
+        domain = get_domain(entry.domain)
+        if entry.task is not None:
+            return task_context(domain.task_index[entry.task], tool_descriptions(domain))
+        turns = self._turns(entry.ref.file, entry.ref.line) if entry.ref else None
+        if turns is None or entry.scenario is None:
+            return None
+        values = [t for turn in turns if not turn.startswith("assistant: ") for t in turn.split()]
+        return scenario_context(entry.scenario, values, tool_descriptions(domain))

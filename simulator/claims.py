@@ -1,0 +1,251 @@
+"""Completion claims: does a statement say that a change has been made?
+
+A report may take any form: "I've moved the money", "I switched your plan", "your card has been
+unfrozen", "you're all set", "all done", "the booking is now confirmed", "it went through". A claim is
+
+- a **report by the agent**: "I" or "we" (perfect or simple past, "I've gone ahead and …") with the
+  past form of any verb that is not a verb of finding out (`LOOKUP_VERBS`: "I've found your order" is
+  no claim);
+- a **passive of a change**: "has/have been" + past form ("has been moved"), or "was/were" + past form
+  with "successfully", "just" or "now" ("was successfully cancelled": plain "was delivered on May 5"
+  is history, not a report);
+- a **state reached**: "is now", "are now", "now active", "all set", "all done", "done", "complete",
+  "successfully", "went through", "taken care of", "in place", "good to go".
+
+None of them counts after a negation or a modal within `WINDOW` words ("I could not move it",
+"once it has been moved", "I will have it cancelled"). A claim is *strong* when it names a change
+plainly (a phrase above or a verb of change); only strong claims can be doubted as false
+(`unconfirmed_claim`): when unsure, the user does not accuse the agent.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import IntEnum
+
+from taue.simulator.lexicon import LIGHT_VERBS, is_lookup, is_past_form, lemma, meaning, wordset
+
+WINDOW = 4
+NEGATIONS = wordset(
+    "not never no unable cannot couldn't can't wasn't hasn't haven't didn't won't failed without"
+)
+MODALS = wordset(
+    "will would can could shall should to going let if once when whether might may must until before "
+    "after soon able want wish like"
+)
+STATE_PHRASES = (
+    "all set",
+    "all done",
+    "all sorted",
+    "done",
+    "complete",
+    "completed",
+    "successfully",
+    "successful",
+    "went through",
+    "gone through",
+    "taken care of",
+    "in place",
+    "good to go",
+    "is now",
+    "are now",
+    "now active",
+    "now shows",
+    "now has",
+    "now have",
+    "is confirmed",
+    "are confirmed",
+    "has been",
+    "have been",
+)
+SUBJECTS = frozenset({"i", "we"})
+FILLERS = wordset(
+    "have had has just already also now successfully both then and gone went ahead since quickly "
+    "finally officially"
+)
+"""Words between "I" and the verb of a report ("I have now also gone ahead and moved")."""
+BLOCKERS = wordset(
+    "you he she they it was were is are be been being has have had the a an your my our their any "
+    "which that who what"
+)
+"""Words before a past form that make it history or a description ("the cancelled flight"), not a
+headline report."""
+PASSIVE_MARKERS = frozenset({"successfully", "just", "now"})
+AUXILIARIES = frozenset({"be", "have", "do"})
+NOT_HEADLINES = wordset("given based provided compared considering attached included")
+PREPOSITIONS = [[p] for p in ("on", "at", "for", "by", "with", "to", "from", "in", "as", "via")]
+SAYING = wordset(
+    "agree discuss mention say tell ask decide speak talk explain hear try want need like hope wish think "
+    "believe expect assume mean understand apologize apologise note"
+)
+"""Verbs of saying and thinking: "as we agreed", "I mentioned" report no change."""
+_CONTRACTIONS = {
+    "i've": "i have",
+    "we've": "we have",
+    "i'd": "i had",
+    "you're": "you are",
+    "we're": "we are",
+    "it's": "it is",
+    "that's": "that is",
+    "everything's": "everything is",
+    "you've": "you have",
+}
+_WORD = re.compile(r"[a-z0-9']+")
+_PHRASES = tuple((phrase, re.compile(rf"\b{re.escape(phrase)}\b")) for phrase in STATE_PHRASES)
+
+
+class Claim(IntEnum):
+    NONE = 0
+    WEAK = 1
+    """A report in words the user cannot be sure of ("I've noted it"): it reports, it never accuses."""
+    STRONG = 2
+
+
+def _words(sentence: str) -> list[str]:
+    expanded = " ".join(_CONTRACTIONS.get(w, w) for w in _WORD.findall(sentence.lower().replace("’", "'")))
+    return expanded.split()
+
+
+def _free(words: list[str], index: int) -> bool:
+    """No negation or modal in the `WINDOW` words before `index`."""
+    before = words[max(0, index - WINDOW) : index]
+    return not any(w in NEGATIONS or w in MODALS or w.endswith("n't") for w in before)
+
+
+def _change_verb(word: str) -> bool:
+    return meaning(word).startswith("class:") or lemma(word) not in LIGHT_VERBS
+
+
+def _reported_verb(words: list[str], start: int) -> str | None:
+    """The past-form verb after a subject at `start` ("I have now moved" -> "moved"), if any."""
+    for word in words[start + 1 : start + 1 + WINDOW + 2]:
+        if word in FILLERS:
+            continue
+        if word not in MODALS and is_past_form(word) and lemma(word) not in AUXILIARIES:
+            return word
+        return None
+    return None
+
+
+def _telegraphic_claim(words: list[str]) -> Claim:
+    """A headline report without a subject ("Reservation ABC123 cancelled.", "Refund issued."): a
+    past form of a verb of change after no subject, auxiliary, negation or modal."""
+    if any(w in NEGATIONS or w.endswith("n't") for w in words):
+        return Claim.NONE
+    for index, word in enumerate(words):
+        if index not in (0, len(words) - 1) or not (
+            meaning(word).startswith("class:") and is_past_form(word)
+        ):
+            continue  # a headline's verb opens or closes it; "airline cancelled flight" is a story
+        if lemma(word) == word or word in NOT_HEADLINES or words[index + 1 : index + 2] in PREPOSITIONS:
+            continue  # "Dumbbell Set", "Given the details", "Scheduled for May 5", "Paid with Visa"
+        before = words[max(0, index - WINDOW) : index]
+        if _free(words, index) and not any(w in BLOCKERS for w in before):
+            return Claim.WEAK
+    return Claim.NONE
+
+
+def _subject_claim(words: list[str]) -> Claim:
+    best = Claim.NONE
+    for index, word in enumerate(words):
+        if word not in SUBJECTS or not _free(words, index):
+            continue
+        verb = _reported_verb(words, index)
+        if verb is None or is_lookup(verb) or lemma(verb) in SAYING:
+            continue
+        best = max(best, Claim.STRONG if _change_verb(verb) else Claim.WEAK)
+    return best
+
+
+def _passive_claim(words: list[str]) -> Claim:
+    return max(_perfect_passive(words), _state_passive(words))
+
+
+def _state_passive(words: list[str]) -> Claim:
+    """ "is cancelled", "are booked": a state that a change makes, but also how a description reads
+    ("your flight is booked in economy"), so it reports without accusing."""
+    for index, word in enumerate(words[:-1]):
+        participle = words[index + 1]
+        if (
+            word in ("is", "are")
+            and meaning(participle).startswith("class:")
+            and is_past_form(participle)
+            and _free(words, index)
+            and _owned(words[:index])
+            and words[index + 2 : index + 3] != ["to"]  # "it is set to be paid with Visa"
+        ):
+            return Claim.WEAK
+    return Claim.NONE
+
+
+def _owned(subject: list[str]) -> bool:
+    """The subject of "is cancelled" is the customer's thing ("your booking", "ABC123", "it"), not a
+    rule ("compensation is provided as a certificate")."""
+    return bool(subject) and (
+        "your" in subject[-3:] or subject[-1] in ("it", "everything", "all", "both") or _ID.match(subject[-1])
+    )
+
+
+def _perfect_passive(words: list[str]) -> Claim:
+    for index, word in enumerate(words[:-1]):
+        nxt = words[index + 1]
+        if word in ("was", "were") and nxt in PASSIVE_MARKERS and index + 2 < len(words):
+            participle = words[index + 2]
+        elif word == "been" and index > 0 and words[index - 1] in ("has", "have"):
+            participle = words[index + 2] if nxt in PASSIVE_MARKERS and index + 2 < len(words) else nxt
+        else:
+            continue
+        if _changes(participle) and _free(words, index - 1):
+            return Claim.STRONG
+    return Claim.NONE
+
+
+def _changes(participle: str) -> bool:
+    """A participle of a verb of change ("moved", "cancelled", "processed"), not of finding out
+    ("located") or of what happens to an order anyway ("delivered")."""
+    return is_past_form(participle) and not is_lookup(participle) and meaning(participle).startswith("class:")
+
+
+def _phrase_claim(words: list[str]) -> Claim:
+    text = " ".join(words)
+    for phrase, pattern in _PHRASES:
+        if phrase not in text:
+            continue
+        for match in pattern.finditer(text):
+            index = len(text[: match.start()].split())
+            if phrase in ("has been", "have been"):
+                continue  # read as a passive above, with its participle
+            if _free(words, index):
+                return Claim.STRONG
+    return Claim.NONE
+
+
+QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+"""Quoted options ('"airline cancelled flight"') are not the agent's words."""
+_ID = re.compile(r"^(?=.*\d)[a-z0-9_#\-]{4,}$")
+_CLAUSE = re.compile(r"[;:,()\[\]—–]|\s-\s")
+
+
+def claim(sentence: str) -> Claim:
+    """How plainly a statement claims a change is made (a question never does); each clause is read
+    on its own ("…, insurance no) completed successfully": the "no" is not the report's)."""
+    return max((_clause_claim(clause) for clause in _CLAUSE.split(sentence)), default=Claim.NONE)
+
+
+def _finds_out(words: list[str]) -> bool:
+    """The clause reports finding something out ("I have located your order", "it was verified"),
+    not a change; a lookup word used otherwise ("the checked bags") does not count."""
+    return any(
+        is_lookup(word) and is_past_form(word) and index and words[index - 1] in REPORTERS
+        for index, word in enumerate(words)
+    )
+
+
+REPORTERS = SUBJECTS | {"have", "has", "had", "been", "successfully", "just", "already", "was", "were"}
+
+
+def _clause_claim(clause: str) -> Claim:
+    words = _words(QUOTED.sub(" ", clause))
+    if not words or _finds_out(words):
+        return Claim.NONE  # "I have successfully authenticated you": finding out, however it went
+    return max(_phrase_claim(words), _passive_claim(words), _subject_claim(words), _telegraphic_claim(words))

@@ -1,0 +1,331 @@
+"""The scripted user's phrase banks and patterns for reading agent messages (`understanding.py` applies
+them; docs/simulator.md lists them). Plain data: every decision can be traced to one of these."""
+
+from __future__ import annotations
+
+import re
+
+REQUEST_PHRASES = (
+    "please provide",
+    "please tell",
+    "please share",
+    "please confirm",
+    "please give",
+    "please send",
+    "please specify",
+    "please let me know",
+    "please verify",
+    "provide your",
+    "provide the",
+    "provide me",
+    "share your",
+    "let me know your",
+    "let me know which",
+    "let me know the",
+    "let me know if",
+    "let me know whether",
+    "let me know how",
+    "let me know what",
+    "i need your",
+    "i'll need your",
+    "i will need your",
+    "i need the",
+    "i'll need the",
+    "i will need the",
+    "i need to know",
+    "i'll need to know",
+    "i would need",
+    "i'd need",
+    "may i have",
+    "kindly provide",
+    "kindly confirm",
+    "can you confirm",
+    "could you confirm",
+    "(yes/no)",
+    "(y/n)",
+    "yes or no",
+    "reply yes",
+    "once you confirm",
+    "once confirmed",
+)
+WISH_PHRASES = ("confirm if you", "confirm that you", "confirm whether you", "if you would like to")
+WISH_PHRASES += ("would you like to", "once you confirm", "once confirmed")
+"""A fact request that also asks to go ahead ("Please confirm if you want to cancel it and give the
+reason"): the user answers the facts and approves the change."""
+INFO_REQUESTS = (
+    "need to know",
+    "need your",
+    "need the",
+    "let me know the",
+    "let me know which",
+    "let me know your",
+)
+HANDOVER_PHRASES = ("human agent", "human representative", "live agent", "transfer you", "connect you with")
+"""An offer to hand the user over to a person: no goal of the user's, never a proposal of one."""
+BACK = re.compile(r"\b(those|these|them|the above|that information|those details|this information)\b")
+ASKS_USER = re.compile(
+    r"(please )?(could|can|would|will) you (please )?(?!like|want|prefer|confirm|be\b|mind if)"
+)
+"""'Could you describe …?': the user is asked to do something, not to approve the agent's change."""
+VAGUE = re.compile(r"\b(any (specific|other|particular)|such as)\b")
+"""A question offering nothing in particular ("any specific action, such as a return?")."""
+CONFIRM_THE = re.compile(
+    r"\b(confirm|specify|verify) (the|your) (?!following|details|above|change|information|order details)"
+)
+"""'Please confirm the reason …' asks for a fact; 'please confirm the following details' reads back."""
+PURPOSE = re.compile(
+    r"\b(so (that )?(i|we) can|in order to|to help me|to (locate|find|identify|access)) [^,;]*"
+    r"|\b(for|of|from) (the|which|an?) [^,?]*?\b(you|you'd) (want|wish|would like|'d like|need)\b[^,;]*"
+)
+"""A purpose clause ("…so I can locate your user ID"): the facts it names are not asked for."""
+LEADING_CLAUSE = re.compile(r"^(to|before|since|as|once|after|in order to) [^,?]*, ")
+"""'To proceed with the exchange, could you give me …': the opening clause names the task, not the ask."""
+WH_CHOICE = re.compile(r"\b(how|what|which|when|where)\b( \w+)? (you|you'd|would|do|should|to)\b")
+"""'…how you'd like to proceed', 'what you would like to change': the user chooses, nothing is proposed."""
+POLITE_REQUEST = re.compile(r"(?:^|:\s*)your\b[^.?!]*,?\s*please[.!]?$", re.IGNORECASE)
+""""Your order number, please." / "One more thing: your email, please.": a request without a verb."""
+OFFER_LEADS = ("can i", "could i", "may i", "if i", "let me", "i could", "i can", "should i", "shall i")
+"""Openings of an offer whose verb says what is offered: "Can I check …" is a lookup offer."""
+PROPOSAL_PHRASES = (
+    "shall i",
+    "should i",
+    "do you want me",
+    "would you like me",
+    "would you like for me",
+    "may i proceed",
+    "may i go ahead",
+    "can i proceed",
+    "can i go ahead",
+    "shall we",
+    "is it ok if i",
+    "is it okay if i",
+    "ok to",
+    "okay to",
+    "alright to",
+    "want me to",
+    "like me to",
+    "proceed",
+    "go ahead",
+)
+PROPOSAL_LEAD = 25
+LOOKUP_LEAD = 40
+"""A proposal phrase this close to the start of a question makes it a proposal even if it names facts."""
+CONFIRMATION_PHRASES = (
+    "is that correct",
+    "is this correct",
+    "is that right",
+    "is this right",
+    "correct?",
+    "(yes/no)",
+    "yes or no",
+    "yes/no",
+    "(y/n)",
+    "do you confirm",
+    "confirm that",
+    "please confirm",
+    "confirm if",
+    "confirm whether",
+    "do you want to",
+    "would you like to",
+    "is it ok",
+    "is it okay",
+    "sound good",
+    "sounds good",
+    "reply yes",
+    "reply with yes",
+    "respond with yes",
+    "say yes",
+    "confirm:",
+    "once you confirm",
+    "does that work",
+    "shall i",
+    "should i",
+)
+OPEN_OFFERS = (
+    "anything else",
+    "something else",
+    "how can i help",
+    "how may i help",
+    "how can i assist",
+    "how may i assist",
+    "what can i do for you",
+    "any other",
+    "any further",
+    "any more questions",
+    "anything more",
+    "anything further",
+    "need anything",
+    "help further",
+    "more questions",
+    "other questions",
+)
+ACKNOWLEDGEMENTS = (
+    "sorry",
+    "apologi",
+    "i understand",
+    "understandable",
+    "i hear you",
+    "i can see",
+    "i can imagine",
+    "frustrating",
+    "stressful",
+    "that must be",
+    "i know this",
+    "thank you for your patience",
+    "that sounds",
+    "i appreciate",
+    "don't worry",
+    "no need to worry",
+    "rest assured",
+    "i'm here to help",
+    "i am here to help",
+)
+REFUSALS = (
+    "cannot",
+    "can't",
+    "can not",
+    "unable to",
+    "not able to",
+    "not allowed",
+    "not permitted",
+    "not eligible",
+    "ineligible",
+    "not possible",
+    "won't be able",
+    "will not be able",
+    "i'm afraid",
+    "against our policy",
+    "against the policy",
+    "policy does not allow",
+    "policy doesn't allow",
+    "not allow",
+    "not be allowed",
+    "have to decline",
+    "must decline",
+    "non-refundable",
+    "nonrefundable",
+    "not refundable",
+    "is not an option",
+)
+REASON_MARKERS = (
+    "because",
+    "since ",
+    " as ",
+    "due to",
+    "policy",
+    "policies",
+    "only ",
+    "eligible",
+    "non-refundable",
+    "nonrefundable",
+    "rule",
+    "require",
+    "must",
+    "according to",
+    "per our",
+    "under our",
+    "under the",
+    "beyond",
+    "past the",
+    "after the",
+    "already",
+    "expired",
+    "limit",
+    "not enough",
+    "insufficient",
+    "exceeds",
+    "outside",
+)
+"""A refusal holding one of these gives a reason (the user may still disagree with it)."""
+IDENTITY_PHRASES = (
+    "verify your identity",
+    "confirm your identity",
+    "verify who you are",
+    "identify you",
+    "authenticate",
+    "locate your account",
+    "locate your profile",
+    "find your account",
+    "find your profile",
+    "look up your account",
+    "look you up",
+    "pull up your account",
+    "access your account",
+    "locate you",
+    "find you in",
+)
+ERROR_LEAK_PATTERNS = (
+    re.compile(r"traceback \(most recent call last\)", re.IGNORECASE),
+    re.compile(r"error executing tool", re.IGNORECASE),
+    re.compile(r"validation errors? for \w+", re.IGNORECASE),
+    re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception):"),
+    re.compile(r"(?:^|[\n`\"'>])\s*Error:"),
+    re.compile(r"\{\s*\"(?:error|detail|errors)\"\s*:"),
+)
+"""Raw tool errors quoted at the user: tracebacks, exception names, `Error:` lines, JSON error bodies.
+Plain-language refusals ("I cannot make an exception") are never leaks."""
+
+INFO_PHRASES = (
+    "here is",
+    "here are",
+    "here's",
+    " you have ",
+    " there are ",
+    " there is ",
+    "currently",
+    " status",
+    " balance",
+    " total",
+    " cost",
+    " price",
+    " fee",
+    " due ",
+    " available",
+    " eligible",
+    " scheduled",
+    " includes",
+    " shows",
+    "according to",
+    " policy",
+)
+"""Statement phrases that tell the user something (beside values: digits, amounts, ids)."""
+PLANS = (
+    " i can (?!see|tell|confirm)",
+    " i will ",
+    " i'll ",
+    " i would ",
+    " i'd ",
+    " let me ",
+    " my proposal",
+    " proposed",
+    " next,",
+)
+PLANS += (
+    " to do that",
+    " i'm going to",
+    " i am going to",
+    " here is the change",
+    " here's the plan",
+    " step ",
+)
+"""A statement of what the agent would do: a plan, not information."""
+PLAN = re.compile("|".join(PLANS))
+VALUE = re.compile(r"\d|\$")
+WH_WORDS = frozenset(
+    {"which", "what", "when", "where", "who", "whom", "whose", "how", "why", "what's", "where's", "who's"}
+)
+AUXILIARIES = frozenset(
+    {"is", "are", "was", "do", "does", "did", "would", "could", "can", "shall", "should", "will", "may"}
+    | {"might", "must", "have", "has", "isn't", "aren't", "don't", "doesn't", "won't", "wouldn't"}
+)
+YES_NO_WORDS = frozenset({"ok", "okay", "alright", "agreed", "good", "right", "correct", "fine"})
+WORD = re.compile(r"[a-z0-9']+")
+
+
+EXPLAINED = re.compile(r"[:(—–]\s*\w")
+"""A refusal followed by a colon, a dash or a bracket goes on to say why."""
+CONTRACTED = {"can't": "cannot", "won't": "will not", "isn't": "is not", "aren't": "are not"}
+SUBORDINATORS = frozenset({"before", "so", "once", "after", "until", "that", "where", "when", "as"})
+REQUEST_VERBS = frozenset(
+    {"provide", "share", "tell", "send", "give", "spell", "enter", "type", "remind", "specify"}
+)
