@@ -99,6 +99,7 @@ def content_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
 
 
+@lru_cache(maxsize=65536)
 def same_word(a: str, b: str) -> bool:
     a, b = a.rstrip("s") or a, b.rstrip("s") or b
     if a == b:
@@ -150,6 +151,12 @@ def facts_named(text: str, fact_names: Iterable[str]) -> list[str]:
     own name matches the same words ("film" for `film`), and a match by an alias where another fact's
     own name matches the same words ("student id" names `student_id`, not `student_number`, whose alias
     it is)."""
+    return list(_facts_named(text, tuple(fact_names)))
+
+
+@lru_cache(maxsize=8192)
+def _facts_named(text: str, fact_names: tuple[str, ...]) -> tuple[str, ...]:
+    """`facts_named`, cached: the reader asks it of the same sentence several times a turn."""
     words = content_words(text)
     matches = [
         (name, span, rank)
@@ -173,7 +180,7 @@ def facts_named(text: str, fact_names: Iterable[str]) -> list[str]:
             for other, (s, e), other_rank in matches
         )
     ]
-    return list(dict.fromkeys(kept))
+    return tuple(dict.fromkeys(kept))
 
 
 @lru_cache(maxsize=4096)
