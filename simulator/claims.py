@@ -220,6 +220,7 @@ def _phrase_claim(words: list[str]) -> Claim:
     return Claim.NONE
 
 
+NOT_REPORTS = re.compile(r"(if|unless|reason|the reason|because)\b")
 QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 """Quoted options ('"airline cancelled flight"') are not the agent's words."""
 _ID = re.compile(r"^(?=.*\d)[a-z0-9_#\-]{4,}$")
@@ -228,7 +229,11 @@ _CLAUSE = re.compile(r"[;:,()\[\]—–]|\s-\s")
 
 def claim(sentence: str) -> Claim:
     """How plainly a statement claims a change is made (a question never does); each clause is read
-    on its own ("…, insurance no) completed successfully": the "no" is not the report's)."""
+    on its own ("…, insurance no) completed successfully": the "no" is not the report's). A condition ("If
+    this address is correct, everything is set.") or a reason ("Reason: already completed.") reports
+    nothing."""
+    if NOT_REPORTS.match(sentence.lower().lstrip(" *_#>-")):
+        return Claim.NONE
     return max((_clause_claim(clause) for clause in _CLAUSE.split(sentence)), default=Claim.NONE)
 
 

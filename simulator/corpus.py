@@ -156,7 +156,7 @@ def predict(message: str, context: Context) -> tuple[Labels, Reading]:
     if reading.asks_confirmation:
         candidates = [Candidate(g, t) for g in context.goals for t in g.targets]
         found = proposed_goals(message, candidates, context.known_values, context.descriptions)
-        confirms = found[0].id if len(found) == 1 else ("(ambiguous)" if found else None)
+        confirms = "|".join(sorted(goal.id for goal in found)) or None
     labels = Labels(
         facts=sorted({*reading.requested, *reading.guessed, *(n for _, n in reading.choices)}),
         confirms=confirms,
@@ -234,7 +234,9 @@ def score_entry(report: Report, entry: Entry, got: Labels) -> None:
     for fact in sorted({*want.facts, *got.facts}):
         _count(report, entry.id, "fact_request", fact in want.facts, fact in got.facts, (fact, fact))
     confirm = report.scores["confirmation"]
-    if want.confirms and got.confirms in want.confirms.split("|"):
+    # Right when every goal the reader found is one the label allows: a message proposing two changes at
+    # once (`a|b`) may be matched to either or to both; one found among others it does not allow is wrong.
+    if want.confirms and got.confirms and set(got.confirms.split("|")) <= set(want.confirms.split("|")):
         confirm.tp += 1
     else:
         if got.confirms:

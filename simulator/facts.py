@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from taue.simulator.lexicon import lemma
 
@@ -98,6 +99,7 @@ def content_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
 
 
+@lru_cache(maxsize=65536)
 def same_word(a: str, b: str) -> bool:
     a, b = a.rstrip("s") or a, b.rstrip("s") or b
     if a == b:
@@ -128,6 +130,7 @@ def _full_phrases(name: str) -> list[list[str]]:
     return unique
 
 
+@lru_cache(maxsize=4096)
 def _core_phrases(name: str) -> list[list[str]]:
     own = content_words(name.replace("_", " "))
     core = [w for w in own if w not in OPTIONAL_WORDS]
@@ -145,27 +148,51 @@ def _spans(words: list[str], phrase: list[str]) -> Iterable[tuple[int, int]]:
 def facts_named(text: str, fact_names: Iterable[str]) -> list[str]:
     """The facts a piece of text names. A match inside a longer match of another fact is dropped, and
     so is a match by a name without its optional words ("film" for `new_film`) where another fact's
-    own name matches the same words ("film" for `film`)."""
+    own name matches the same words ("film" for `film`), and a match by an alias where another fact's
+    own name matches the same words ("student id" names `student_id`, not `student_number`, whose alias
+    it is)."""
+    return list(_facts_named(text, tuple(fact_names)))
+
+
+@lru_cache(maxsize=8192)
+def _facts_named(text: str, fact_names: tuple[str, ...]) -> tuple[str, ...]:
+    """`facts_named`, cached: the reader asks it of the same sentence several times a turn."""
     words = content_words(text)
     matches = [
-        (name, span, strong)
+        (name, span, rank)
         for name in fact_names
-        for strong, phrases in ((True, _full_phrases(name)), (False, _core_phrases(name)))
+        for rank, phrases in ((2, _own_phrases(name)), (1, _alias_phrases(name)), (0, _core_phrases(name)))
         for phrase in phrases
         for span in _spans(words, phrase)
     ]
     kept = [
         name
-        for name, (start, end), strong in matches
+        for name, (start, end), rank in matches
         if not any(
             other != name
             and s <= start
             and end <= e
-            and ((e - s) > (end - start) or (other_strong and not strong))
-            for other, (s, e), other_strong in matches
+            and (
+                (e - s) > (end - start)
+                or ((e - s) == (end - start) and other_rank > rank)
+                or (other_rank and not rank)
+            )
+            for other, (s, e), other_rank in matches
         )
     ]
-    return list(dict.fromkeys(kept))
+    return tuple(dict.fromkeys(kept))
+
+
+@lru_cache(maxsize=4096)
+def _own_phrases(name: str) -> tuple[list[str], ...]:
+    own = content_words(name.replace("_", " "))
+    return (own,) if own else ()
+
+
+@lru_cache(maxsize=4096)
+def _alias_phrases(name: str) -> tuple[list[str], ...]:
+    own = _own_phrases(name)
+    return tuple(phrase for phrase in _full_phrases(name) if phrase not in own)
 
 
 @dataclass

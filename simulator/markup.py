@@ -18,6 +18,8 @@ from functools import lru_cache
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from taue.simulator.phrases import APPROVES_BACK
+
 _PARSER = MarkdownIt("commonmark")
 _MARKDOWN_HINT = re.compile(r"[*_`#>|]|^\s*(?:[-+]|\d+[.)])\s", re.MULTILINE)
 _LEFTOVER_EMPHASIS = re.compile(r"\*{1,3}|(?<!\w)_{1,3}|_{1,3}(?!\w)")
@@ -32,6 +34,8 @@ class Block:
     text: str
     item: bool = False
     """A list item (bullet or number)."""
+    depth: int = 0
+    """How deep the list item is nested (1: a top-level item)."""
 
 
 def _inline_text(token: Token) -> str:
@@ -57,9 +61,9 @@ def _blocks(message: str) -> list[Block]:
         elif token.type == "inline":
             text = _inline_text(token)
             if text:
-                blocks.append(Block(text, item=depth > 0))
+                blocks.append(Block(text, item=depth > 0, depth=depth))
         elif token.type in ("fence", "code_block") and token.content.strip():
-            blocks.append(Block(token.content.strip(), item=depth > 0))
+            blocks.append(Block(token.content.strip(), item=depth > 0, depth=depth))
     return blocks
 
 
@@ -79,10 +83,14 @@ def _joined(blocks: list[Block]) -> list[str]:
             lines.append(block.text)
             continue
         items: list[str] = []
+        top: list[str] = []  # the items of the list itself (not of lists nested in them)
+        first = blocks[index].depth if index < len(blocks) else 0
         while index < len(blocks) and blocks[index].item:
             items.append(blocks[index].text.rstrip(" ;,"))
+            if blocks[index].depth == first:
+                top.append(blocks[index].text.strip())
             index += 1
-        if items and not all(item.endswith("?") for item in items) and not all(map(_is_data, items)):
+        if items and not all(item.endswith("?") for item in items) and not all(map(_is_data, top)):
             last = re.split(r"(?<=[.?!])\s+", block.text.strip())[-1]
             closing = "?" if _ASKING.search(last) else "."
             lines.append(f"{block.text} {LIST_JOIN.join(i.rstrip('.?') for i in items)}{closing}")
@@ -92,9 +100,9 @@ def _joined(blocks: list[Block]) -> list[str]:
 
 
 def _is_data(item: str) -> bool:
-    """ "Order ID: #W123", "Refund method: PayPal": a list item that reads data back (a line of its own),
-    not a thing asked for ("Your email")."""
-    return bool(_DATA.search(item))
+    """ "Order ID: #W123", "Refund method: PayPal", "Items to be returned:" (over a list of its own): a list
+    item that reads data back (a line of its own), not a thing asked for ("Your email")."""
+    return bool(_DATA.search(item)) or item.endswith(":")
 
 
 _DATA = re.compile(r"^[^:]{1,40}:\s*\S|\([^)]*:\s*\S[^)]*\)|\s[-–—]\s")
@@ -109,7 +117,10 @@ def _with_back_references(blocks: list[Block]) -> list[Block]:
         ):
             items.insert(0, merged.pop())
         asks = block.text.endswith("?") or _ASKING.search(block.text)
-        if items and not block.item and asks and _BACK_REFERENCE.search(block.text):
+        approves = APPROVES_BACK.search(
+            block.text.lower()
+        )  # "Shall I proceed with these?" asks for nothing listed
+        if items and not block.item and asks and not approves and _BACK_REFERENCE.search(block.text):
             listed = LIST_JOIN.join(i.text.rstrip(".") for i in items)
             merged.append(Block(f"{block.text.rstrip('.?!')}: {listed}?"))
         else:

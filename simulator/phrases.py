@@ -48,8 +48,19 @@ REQUEST_PHRASES = (
     "once you confirm",
     "once confirmed",
 )
+NEED_REQUEST = re.compile(
+    r"\b(?:i|we)(?: will|'ll| would|'d)?(?: still| also| just| first| now| really)? need "
+    r"(?:your|the|you to|to know)\b"
+)
+"""'I still need your user ID', 'I need you to confirm the order ID': a request, whatever adverb it holds."""
 WISH_PHRASES = ("confirm if you", "confirm that you", "confirm whether you", "if you would like to")
-WISH_PHRASES += ("would you like to", "once you confirm", "once confirmed")
+WISH_PHRASES += (
+    "would you like to",
+    "once you confirm",
+    "once confirmed",
+    "confirm you'd like",
+    "confirm you want",
+)
 """A fact request that also asks to go ahead ("Please confirm if you want to cancel it and give the
 reason"): the user answers the facts and approves the change."""
 INFO_REQUESTS = (
@@ -62,7 +73,9 @@ INFO_REQUESTS = (
 )
 HANDOVER_PHRASES = ("human agent", "human representative", "live agent", "transfer you", "connect you with")
 """An offer to hand the user over to a person: no goal of the user's, never a proposal of one."""
-BACK = re.compile(r"\b(those|these|them|the above|that information|those details|this information)\b")
+BACK = re.compile(
+    r"\b(those|these|them|the above|that information|those details|this information|which ones?)\b"
+)
 ASKS_USER = re.compile(
     r"(please )?(could|can|would|will) you (please )?(?!like|want|prefer|confirm|be\b|mind if)"
 )
@@ -74,10 +87,40 @@ CONFIRM_THE = re.compile(
 )
 """'Please confirm the reason …' asks for a fact; 'please confirm the following details' reads back."""
 PURPOSE = re.compile(
-    r"\b(so (that )?(i|we) can|in order to|to help me|to (locate|find|identify|access)) [^,;]*"
-    r"|\b(for|of|from) (the|which|an?) [^,?]*?\b(you|you'd) (want|wish|would like|'d like|need)\b[^,;]*"
+    r"\b(so (that )?(i|we) can|in order to|to help me"
+    r"|(?<!manage )(?<!able )(?<!try )to (locate|find|identify|access)) [^,;]*"
+    r"|\b(for|from) (the|which|an?) [^,?]*?\b(you|you'd) (want|wish|would like|'d like|need)\b[^,;]*"
+    r"|\b(proceed|go ahead|continue) with "
+    r"(?:(?! and (?:provide|let|tell|share|give|confirm|specify|send|choose|please|also)\b)[^,;?])*"
 )
-"""A purpose clause ("…so I can locate your user ID"): the facts it names are not asked for."""
+"""A purpose clause ("…so I can locate your user ID") or what a proposal would do ("confirm if you want to
+proceed with the exchange using your card ending in 7312"): the facts it names are not asked for."""
+NOT_PROPOSING = re.compile(
+    r"(?:\b(?:i'll|i will|i can|we'll|we will|then i)"
+    r"|(?<!like )(?<!want )(?<!wish )(?<!ok )(?<!okay )(?<!alright )(?<!ready )(?<!me )"
+    r"(?<!confirmation )(?<!approval )(?<!permission )(?<!consent )\bto) (proceed|go ahead)\b"
+)
+"""'To proceed with the return, …', '…, and I'll proceed with the exchange': a purpose or the agent's plan,
+not a proposal ('Would you like to proceed?', 'OK to go ahead?', 'Shall I proceed?' still are)."""
+APPROVES_BACK = re.compile(
+    r"\b(proceed|go ahead|continue|apply|make|submit)\b(?: [\w']+){0,3}? (these|those|them|the above|both)\b"
+)
+"""'Shall I proceed with these changes?': it asks to approve what was listed, not for the facts in it."""
+_CLAUSE_OPENERS = (
+    "you|you'd|you'll|you've|you're|i|we|would|do|does|did|should|shall|can|could|will|is|are|was|were"
+)
+RELATIVE_CLAUSE = re.compile(
+    rf"\b((?:which|what) (?!(?:{_CLAUSE_OPENERS})\b)(?:[\w'-]+ ){{0,2}}?[\w'-]+) "
+    rf"(?:that )?(?:{_CLAUSE_OPENERS})\b[^,;?]*"
+)
+"""'which order you'd like to change the address for', 'what changes would you like to make to your order':
+the words after "which"/"what" name what is asked; the clause after them only describes it."""
+OR_INSTEAD = re.compile(
+    r"(if (you )?(don't|do not|can't|cannot) (have|find|remember)[^,]*,"
+    r"|if not,|alternatively,?|otherwise,?|or) "
+)
+"""A statement after a request that offers alternatives ("If you don't have that, your name and zip code
+will work as well."): the facts it names belong to the request."""
 LEADING_CLAUSE = re.compile(r"^(to|before|since|as|once|after|in order to) [^,?]*, ")
 """'To proceed with the exchange, could you give me …': the opening clause names the task, not the ask."""
 WH_CHOICE = re.compile(r"\b(how|what|which|when|where)\b( \w+)? (you|you'd|would|do|should|to)\b")
@@ -102,6 +145,12 @@ PROPOSAL_PHRASES = (
     "ok to",
     "okay to",
     "alright to",
+    "ok if i",
+    "okay if i",
+    "alright if i",
+    "all right if i",
+    "fine if i",
+    "mind if i",
     "want me to",
     "like me to",
     "proceed",

@@ -65,6 +65,7 @@ TOOL_SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 """Nouns of tool names and the words customers use for them."""
 _ID_LIKE = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z0-9_#\-]{4,}$|^\d{5,}$")
+_QUANTITY = re.compile(r"^\d+(?:\.\d+)?-?[a-z]+$")
 _RAW = re.compile(r"[A-Za-z0-9_\-]+")
 
 
@@ -132,9 +133,10 @@ class Candidate:
 
 
 def conflicting_ids(message_tokens: list[str], known: Iterable[str]) -> bool:
-    """The message names an id none of the task's values holds (another reservation, a made-up one)."""
+    """The message names an id none of the task's values holds (another reservation, a made-up one); a
+    quantity with its unit ("500-piece", "17-inch", "500ml") is no id."""
     allowed = {t for value in known for t in tokens(str(value))}
-    return any(_ID_LIKE.match(t) and t not in allowed for t in message_tokens)
+    return any(_ID_LIKE.match(t) and not _QUANTITY.match(t) and t not in allowed for t in message_tokens)
 
 
 def proposed_goals(

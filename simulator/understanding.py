@@ -31,6 +31,7 @@ from taue.simulator.lexicon import is_lookup, is_verb, meaning, phrase_meanings
 from taue.simulator.markup import sentences
 from taue.simulator.phrases import (
     ACKNOWLEDGEMENTS,
+    APPROVES_BACK,
     ASKS_USER,
     AUXILIARIES,
     BACK,
@@ -45,8 +46,11 @@ from taue.simulator.phrases import (
     INFO_REQUESTS,
     LEADING_CLAUSE,
     LOOKUP_LEAD,
+    NEED_REQUEST,
+    NOT_PROPOSING,
     OFFER_LEADS,
     OPEN_OFFERS,
+    OR_INSTEAD,
     PLAN,
     POLITE_REQUEST,
     PROPOSAL_LEAD,
@@ -54,6 +58,7 @@ from taue.simulator.phrases import (
     PURPOSE,
     REASON_MARKERS,
     REFUSALS,
+    RELATIVE_CLAUSE,
     REQUEST_PHRASES,
     REQUEST_VERBS,
     SUBORDINATORS,
@@ -92,7 +97,11 @@ def _has(text: str, phrases: Iterable[str]) -> bool:
 def is_question(sentence: str) -> bool:
     text = normalise(sentence)
     lowered = text.rstrip(" *_\"')")
-    return lowered.endswith("?") or _has(text, REQUEST_PHRASES) or bool(POLITE_REQUEST.search(lowered))
+    return (
+        lowered.endswith("?")
+        or _has(text, REQUEST_PHRASES)
+        or bool(POLITE_REQUEST.search(lowered) or NEED_REQUEST.search(text))
+    )
 
 
 @dataclass
@@ -163,25 +172,53 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
         leaks_error=any(pattern.search(message) for pattern in ERROR_LEAK_PATTERNS),
     )
     previous = ""
+    asked = False  # the sentence before asked for facts
     for sentence in sentences(message):
         if not is_question(sentence):
+            if asked and OR_INSTEAD.match(normalise(sentence)):
+                _alternatives(
+                    normalise(sentence), book, reading
+                )  # "If you don't have that, your name works too."
             _read_statement(sentence, reading)
-            previous = normalise(sentence)
+            previous, asked = normalise(sentence), False
             continue
         reading.questions.append(sentence)
-        question = normalise(sentence)
+        question = NOT_PROPOSING.sub(_continue, normalise(sentence))
         if previous and _bare_offer(question) and _has(previous, HANDOVER_PHRASES):
             reading.handover_offers += 1  # "I can transfer you to a human agent. Want me to?"
             continue
-        if previous and _bare_offer(question) and _offers_lookup(previous, OFFER_LEADS):
+        if (
+            previous
+            and _bare_offer(question)
+            and _offers_lookup(LEADING_CLAUSE.sub("", previous), OFFER_LEADS)
+        ):
             reading.lookup_offers += 1  # "I can pull up your order. Want me to?"
             continue
-        if previous and BACK.search(question) and not facts_named(question, book.names):
+        if (
+            previous
+            and BACK.search(question)
+            and not APPROVES_BACK.search(question)
+            and not _named_asked(question, book)
+        ):
             question = f"{previous} {question}"  # "… your name and zip code. Could you provide those?"
+        before = len(reading.asked_by_question)
         _read_question(question, book, reading)
-        previous = ""
+        previous, asked = "", len(reading.asked_by_question) > before
     reading.facts_asked = list(dict.fromkeys(n for names in reading.asked_by_question for n in names))
     return reading
+
+
+def _continue(match: re.Match[str]) -> str:
+    return match.group(0)[: match.start(1) - match.start(0)] + "continue"
+
+
+def _alternatives(sentence: str, book: FactBook, reading: Reading) -> None:
+    """ "Could you provide your email? If you don't have that, your name and zip code work too.": the
+    alternatives belong to the request before them."""
+    named = [n for n in facts_named(sentence, book.names) if n not in reading.asked_by_question[-1]]
+    if named:
+        reading.asked_by_question[-1].extend(n for n in named if n in book.known)
+        reading.requested.extend(n for n in named if n not in reading.requested)
 
 
 def _read_statement(sentence: str, reading: Reading) -> None:
@@ -223,8 +260,9 @@ def _subordinate(question: str, lead: str) -> bool:
 
 
 def _bare_offer(question: str) -> bool:
-    """A proposal that names nothing ("Want me to?", "Shall I?"): it is about the sentence before."""
-    return _opens_with_proposal(question) and len(content_words(question)) <= 1
+    """A proposal or yes/no question that names nothing ("Want me to?", "Shall I?", "Would you like
+    that?"): it is about the sentence before."""
+    return (_opens_with_proposal(question) or _yes_no(question)) and len(content_words(question)) <= 1
 
 
 def _offers_lookup(question: str, leads: tuple[str, ...] = (*PROPOSAL_PHRASES, *OFFER_LEADS)) -> bool:
@@ -247,9 +285,13 @@ def _confirms(question: str, reading: Reading) -> None:
     """A proposal or yes/no check: a lookup offer when what it offers is to find something out, an
     open question when it offers nothing in particular ("any other changes, such as …?")."""
     verb = _proposed_verb(question)
+    starts = [
+        at for phrase in (*PROPOSAL_PHRASES, *CONFIRMATION_PHRASES) if (at := question.find(phrase)) >= 0
+    ]
+    offered = question[min(starts, default=0) :]  # "…any other option, and confirm if you want to proceed"
     if verb is not None and is_lookup(verb) and verb not in ("confirm", "verify"):
         reading.lookup_offers += 1
-    elif VAGUE.search(re.split(r",? or (?:is there|do you|would you)\b", question)[0]):
+    elif VAGUE.search(re.split(r",? or (?:is there|do you|would you)\b", offered)[0]):
         reading.open_questions += 1  # "…any specific action, such as a return?" (not "…, or anything else?")
     else:
         reading.asks_confirmation = True
@@ -278,6 +320,7 @@ def _requests(question: str) -> bool:
     return (
         any(w in WH_WORDS for w in words)
         or _has(question, INFO_REQUESTS)
+        or bool(NEED_REQUEST.search(question))
         or any(w in REQUEST_VERBS for w in words)
         or bool(CONFIRM_THE.search(question))
     )
@@ -305,8 +348,13 @@ def _phrasal_change(words: list[str]) -> set[str]:
 
 
 def _read_question(question: str, book: FactBook, reading: Reading) -> None:
-    asked = PURPOSE.sub("", LEADING_CLAUSE.sub("", question))
-    named = facts_named(asked, book.names) or _which_fact(question, book)
+    lead = LEADING_CLAUSE.match(question)
+    if lead and _has(lead.group(0), REQUEST_PHRASES) and not is_question(question[lead.end() :]):
+        _confirms(question, reading)  # "Once you confirm, I'll start the return and email you …"
+        return
+    named = _named_asked(PURPOSE.sub("", LEADING_CLAUSE.sub("", question)), book) or _which_fact(
+        question, book
+    )
     picked = choice(question, book)
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
     if picked is not None:
@@ -319,7 +367,7 @@ def _read_question(question: str, book: FactBook, reading: Reading) -> None:
         known = [n for n in named if n in book.known]
         reading.asked_by_question.append(known or named)
         reading.requested.extend(n for n in named if n not in reading.requested)
-        if _has(question, WISH_PHRASES) and _changes_anything(question):
+        if _has(question, WISH_PHRASES) and _changes_anything(question) and not _chosen(question):
             _confirms(question, reading)  # "To proceed with cancelling it, please confirm the reason"
     elif _proposes_change(question):
         _confirms(question, reading)
@@ -333,7 +381,7 @@ def _read_question(question: str, book: FactBook, reading: Reading) -> None:
         known = [n for n in named if n in book.known]
         reading.asked_by_question.append(known or named)
         reading.requested.extend(n for n in named if n not in reading.requested)
-    elif _is_wh_question(question) and _guess(question, book, reading):
+    elif _is_wh_question(question) and _guess(RELATIVE_CLAUSE.sub(r"\1", question), book, reading):
         pass
     elif _has(question, IDENTITY_PHRASES):
         reading.identity_questions += 1
@@ -341,6 +389,32 @@ def _read_question(question: str, book: FactBook, reading: Reading) -> None:
         _confirms(question, reading)
     else:
         reading.open_questions += 1
+
+
+def _named_asked(asked: str, book: FactBook) -> list[str]:
+    """The facts a question names, less those only a relative clause names ("which order you'd like to
+    change the address for" asks for the order, not the address); a fact whose name the words after
+    "which"/"what" share stays ("what trip you'd like to change": `trip_to_change`)."""
+    heads = [match.group(1) for match in RELATIVE_CLAUSE.finditer(asked)]
+    if not heads:
+        return facts_named(asked, book.names)
+    kept = facts_named(RELATIVE_CLAUSE.sub(r"\1", asked), book.names)
+    words = [w for head in heads for w in content_words(head)]
+    return kept + [
+        name
+        for name in facts_named(asked, book.names)
+        if name not in kept and any(same_word(w, part) for w in words for part in name.split("_"))
+    ]
+
+
+def _chosen(question: str) -> bool:
+    """ "What would you like to update your address to?": the wish is the object of a wh-word, so the user
+    is asked what it wants, not whether to go ahead."""
+    for phrase in WISH_PHRASES:
+        at = question.find(phrase)
+        if at >= 0 and any(w in WH_WORDS for w in WORD.findall(question[:at])[-3:]):
+            return True
+    return False
 
 
 def _yes_no(question: str) -> bool:

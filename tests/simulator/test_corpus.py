@@ -19,8 +19,8 @@ from taue.simulator.corpus import ACTS, TARGETS, evaluate, load_corpus
 from tests.paths import PUBLISHED_DATA, ROOT
 
 CORPUS = ROOT / "tests" / "simulator" / "corpus"
-FLOOR = 0.85
-"""The level fact requests and confirmations reach on the test split (docs/simulator.md)."""
+FLOOR = 0.99
+"""The level the acts with a target reach on the test split (docs/simulator.md): above the 97 % target."""
 FEW_SHOT = PUBLISHED_DATA / "few_shot_data"
 needs_published = pytest.mark.skipif(
     not FEW_SHOT.is_dir(), reason=f"the published few-shot data is not at {FEW_SHOT} (external data)"
@@ -81,18 +81,14 @@ def test_split(entries):
 
 
 @needs_published
-def test_completion_claims_are_read_to_target_on_the_test_split(test_split) -> None:
+def test_every_act_with_a_target_is_read_to_target_on_the_test_split(test_split) -> None:
+    """Completion claims, confirmations matched to the right goal and fact requests: ≥ 97 % precision
+    and recall on the held-out fifth (the issue's target), and the level reached (`FLOOR`) is kept."""
     assert test_split.by_source.get("recorded", 0) >= 100
-    score, target = test_split.scores["completion_claim"], TARGETS["completion_claim"]
-    assert score.precision >= target and score.recall >= target, score
-
-
-@needs_published
-def test_fact_requests_and_confirmations_hold_their_measured_level_on_the_test_split(test_split) -> None:
-    """The issue's target is 97 %; docs/simulator.md says where the reader is short of it. This guards
-    the level reached against regressions."""
-    for act in ("fact_request", "confirmation"):
+    assert test_split.meets_targets()
+    for act, target in TARGETS.items():
         score = test_split.scores[act]
+        assert score.precision >= target and score.recall >= target, (act, score)
         assert score.precision >= FLOOR and score.recall >= FLOOR, (act, score)
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 from taue.contracts.episode import STOP, Notification
+from taue.contracts.text import tokens
 from taue.simulator.claims import Claim, claim
 from taue.simulator.facts import FactBook, facts_named
 from taue.simulator.lexicon import is_past_form, lemma, meaning, words_of
 from taue.simulator.markup import plain_lines, sentences
+from taue.simulator.proposals import conflicting_ids
 from taue.simulator.scripted import ScriptedUser
 from taue.simulator.understanding import read_message
 from tests.factories import make_task
@@ -187,3 +189,118 @@ def test_facts_named_prefers_a_fact_named_in_full() -> None:
 def test_a_purpose_clause_names_nothing_the_agent_asks_for() -> None:
     reading = read_message("Please provide your email so I can locate your user ID.", BOOK)
     assert reading.requested == ["email"]
+
+
+# How real agents write (issue 27): each rule below is checked on wordings of our own.
+SHOP = FactBook(
+    names=["email", "first_name", "last_name", "zip", "order_id", "items", "pay_with", "address", "user_id"],
+    known=frozenset({"email", "first_name", "last_name", "zip", "order_id", "items", "pay_with", "address"}),
+)
+
+
+def test_a_list_read_back_for_confirmation_asks_for_none_of_its_facts() -> None:
+    message = (
+        "Before I submit it, kindly confirm the following:\n\n- **Order number:** #W42\n"
+        "- **Items to send back:**\n  - Lamp\n  - Kettle\n- **Refund method:** gift card\n\n"
+        "Once you confirm, I'll file the return and you'll get an email with the label for the items."
+    )
+    reading = read_message(message, SHOP)
+    assert reading.requested == [] and reading.asks_confirmation
+    assert "Order number: #W42" in sentences(message)
+
+
+def test_a_proposal_pointing_back_at_a_list_asks_for_nothing_in_it() -> None:
+    message = "- New zip code: 10001\n- Your email stays the same\n\nShall I go ahead with these changes?"
+    reading = read_message(message, SHOP)
+    assert reading.requested == [] and reading.asks_confirmation
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("Please tell me which order you want the zip code changed for.", ["order_id"]),
+        ("Which order should I send to the new address?", ["order_id"]),
+        ("What changes would you like to make to your order?", []),
+        (
+            "Here are your order numbers: #W1, #W2. Which one do you think went to the old address?",
+            ["order_id"],
+        ),
+    ],
+)
+def test_the_noun_after_which_or_what_is_asked_not_the_clause_describing_it(
+    message: str, asked: list
+) -> None:
+    reading = read_message(message, SHOP)
+    assert [*reading.requested, *reading.guessed] == asked, message
+
+
+def test_alternatives_offered_after_a_request_belong_to_it() -> None:
+    reading = read_message("May I have your email? Otherwise, your name and zip code will do.", SHOP)
+    assert set(reading.requested) == {"email", "first_name", "last_name", "zip"}
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("I'll still need your user ID before I can change anything.", ["user_id"]),
+        ("We need you to confirm the order number and your zip code.", ["order_id", "zip"]),
+        ("If you manage to find your user ID, please let me know.", ["user_id"]),
+    ],
+)
+def test_requests_with_an_adverb_or_in_a_condition(message: str, asked: list) -> None:
+    assert sorted(read_message(message, SHOP).requested) == asked
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I can look into your order history. Would you like that?",
+        "Since the number is missing, I can search your past orders for it. Should I do that?",
+    ],
+)
+def test_a_bare_yes_no_question_after_a_lookup_offer_is_that_offer(message: str) -> None:
+    reading = read_message(message, SHOP)
+    assert reading.lookup_offers == 1 and not reading.asks_confirmation
+
+
+def test_permission_asked_with_if_i_is_a_proposal() -> None:
+    reading = read_message("Would it be okay if I refund the order now?", SHOP)
+    assert reading.asks_confirmation and reading.requested == []
+
+
+@pytest.mark.parametrize(
+    ("message", "asked", "proposes"),
+    [
+        ("I need your zip code to go ahead.", ["zip"], False),
+        ("Please tell me the new zip code, and I will go ahead with the change.", ["zip"], False),
+        ("What would you like to change your zip code to?", ["zip"], False),
+        ("Please confirm you want to proceed with the exchange using your card ending in 7312.", [], True),
+        (
+            "Please confirm you'd like to proceed with this change and tell me which card to refund to.",
+            ["pay_with"],
+            True,
+        ),
+    ],
+)
+def test_a_purpose_a_plan_or_a_wh_question_proposes_nothing(
+    message: str, asked: list, proposes: bool
+) -> None:
+    reading = read_message(message, SHOP)
+    assert reading.requested == asked and reading.asks_confirmation == proposes, message
+
+
+def test_a_fact_named_by_its_own_name_beats_another_facts_alias() -> None:
+    assert facts_named("your student id", ["student_number", "student_id"]) == ["student_id"]
+    assert facts_named("your student id", ["student_number"]) == ["student_number"]
+
+
+def test_a_quantity_with_its_unit_is_no_other_id() -> None:
+    assert not conflicting_ids(tokens("swap it for the 750-piece puzzle, 500ml"), [])
+    assert conflicting_ids(tokens("shall I cancel XYZ999?"), [])
+
+
+@pytest.mark.parametrize(
+    "sentence", ["If the details look right, everything is set.", "Reason: it was already completed."]
+)
+def test_a_condition_or_a_reason_reports_nothing(sentence: str) -> None:
+    assert claim(sentence) == Claim.NONE
