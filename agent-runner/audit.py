@@ -19,9 +19,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from taue.contracts.run import EpisodeRecord
 from taue.contracts.tasks import Task
 from taue.envs.runtime.discovery import get_domain
-from taue.runner.results import RESULTS, EpisodeRecord, ResultsFile
+from taue.runner.results import RESULTS, ResultsFile
 from taue.runner.storage import RunLocation
 
 FactKind = Literal["email", "id", "number", "name"]

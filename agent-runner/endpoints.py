@@ -20,8 +20,8 @@ from typing import Any
 import openai
 
 from taue.contracts.model_clients import ModelClient
+from taue.contracts.run import RunConfig
 from taue.runner.manifest import without_secrets
-from taue.runner.runner import RunConfig
 
 PREFLIGHT_TIMEOUT_S = 20.0
 PREFLIGHT_RETRIES = 1

@@ -27,14 +27,14 @@ from taue.contracts.episode import (
     utc_now,
 )
 from taue.contracts.integrity import EpisodeEnd, Integrity
+from taue.contracts.run import EpisodeRecord
 from taue.contracts.tasks import Task
+from taue.contracts.timeline import timeline
 from taue.runner.agents import NEEDS_GROUND_TRUTH, AgentError, AgentOptions, EpisodeContext, make_agent
 from taue.runner.agents.base import Agent, McpServerInfo
 from taue.runner.catalog import DomainCatalog
 from taue.runner.control import ControlClient, InfraError
 from taue.runner.pricing import priced
-from taue.runner.results import EpisodeRecord
-from taue.runner.timeline import timeline
 from taue.scorer.client import ScorerClient
 from taue.scorer.scoring import ScoreRequest
 from taue.simulator.client import SimulatorClient

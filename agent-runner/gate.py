@@ -20,7 +20,6 @@ See docs/ci-gating.md.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import defaultdict
 from enum import StrEnum
@@ -112,7 +111,8 @@ def load_run(run_dir: Path | str, role: str) -> RunTrials:
 
 
 def _read_run(location: RunLocation, role: str) -> RunTrials:
-    from taue.runner.results import CONFIG, RESULTS, ResultsFile  # records import the task schema: only here
+    from taue.runner.results import RESULTS, ResultsFile, ResultsFileError  # records: only here
+    from taue.runner.results import load_run as read_run
 
     results = ResultsFile(location)
     if not location.exists():
@@ -120,16 +120,18 @@ def _read_run(location: RunLocation, role: str) -> RunTrials:
     if not results.exists():
         raise GateError(f"{role} {location} has no {RESULTS} (is it a `taue run` output?)")
     try:
-        records = results.load()
-    except ValueError as exc:
+        run = read_run(location)
+    except ResultsFileError as exc:
         raise GateError(f"{role} {results.shown} is not a valid results file: {exc}") from None
-    if not records:
+    except ValueError as exc:  # a damaged run.json
+        raise GateError(f"{role} {exc}") from None
+    if not run.records:
         raise GateError(f"{role} {results.shown} holds no episodes")
     by_task: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    for record in records:
+    for record in run.records:
         by_task[record.task_id].append((record.trial, record.reward))
     rewards = {task: [reward for _, reward in sorted(trials)] for task, trials in sorted(by_task.items())}
-    settings = json.loads(location.read_text(CONFIG)) if location.exists(CONFIG) else None
+    settings = run.config.model_dump(mode="json") if run.config is not None else None
     return RunTrials(path=str(location), rewards=rewards, settings=settings)
 
 

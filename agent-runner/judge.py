@@ -7,10 +7,10 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.runner.agents.judge_agents import CAREFUL, FAIR, JUDGE_AGENTS
 from taue.runner.agents.wordings import WORDINGS
-from taue.runner.results import EpisodeRecord
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 
 MATRIX_AGENTS = ("oracle", *JUDGE_AGENTS)
 MARKERS = ("<!-- judge-matrix:start -->", "<!-- judge-matrix:end -->")

@@ -13,27 +13,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel
+from taue.contracts.run import Endpoint, RunManifest
 
 PACKAGE = "tau-emotion-bench"
-
-
-class Endpoint(BaseModel):
-    model: str | None = None
-    base_url: str | None = None
-    """Scheme, host, port and path only: user, password, query and fragment are dropped."""
-
-
-class RunManifest(BaseModel):
-    taue_version: str
-    git_commit: str | None = None
-    """The project's commit: $TAUE_GIT_COMMIT, else `git rev-parse HEAD` of the source checkout."""
-    image_digest: str | None = None
-    """The container image: $TAUE_IMAGE_DIGEST (set by the Kubernetes manifests from the pod)."""
-    python: str
-    platform: str
-    agent: Endpoint
-    user: Endpoint
 
 
 def run_manifest(

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from taue.contracts.integrity import SigningKey
+from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.runner.catalog import local_catalog
-from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
-from taue.runner.runner import RunConfig, make_plan
+from taue.runner.results import CONFIG, ResultsFile, load_run
+from taue.runner.runner import make_plan
 from taue.runner.storage import RunLocation
 from taue.runner.verify import verify_run
 
@@ -51,7 +52,8 @@ def merge_runs(
     The merged run is named `name`, else the shards' common name, else `out`'s folder name (as
     `taue run` names a run); every merged record carries that name.
     """
-    configs = [_config(run_dir) for run_dir in run_dirs]
+    runs = [_run(run_dir) for run_dir in run_dirs]
+    configs = [config for config, _ in runs]
     for run_dir, config in zip(run_dirs[1:], configs[1:], strict=True):
         _check_same_run(run_dirs[0], configs[0], run_dir, config)
     unverified = _unverified(run_dirs, key)
@@ -63,8 +65,8 @@ def merge_runs(
     }
     base = configs[0].model_copy(update=merged)
     records: dict[tuple[str, int], EpisodeRecord] = {}
-    for run_dir in run_dirs:
-        for record in ResultsFile(run_dir).load():
+    for run_dir, (_, loaded) in zip(run_dirs, runs, strict=True):
+        for record in loaded:
             kept = records.setdefault(record.key, record.model_copy(update={"run": base.run}))
             if _episode_id(kept) != _episode_id(record):
                 unverified.append(
@@ -133,8 +135,11 @@ def _write(out: Path | RunLocation, config: RunConfig, records: list[EpisodeReco
     ResultsFile(location).replace(records)
 
 
-def _config(run_dir: Path | RunLocation) -> RunConfig:
+def _run(run_dir: Path | RunLocation) -> tuple[RunConfig, list[EpisodeRecord]]:
+    """A run to merge: its run.json and records."""
     location = RunLocation.parse(run_dir)
     if not location.exists(CONFIG):
         raise MergeError(f"{run_dir} is not a run directory (no {CONFIG})")
-    return RunConfig.model_validate_json(location.read_text(CONFIG))
+    run = load_run(location)
+    assert run.config is not None  # checked above
+    return run.config, run.records

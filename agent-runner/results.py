@@ -31,99 +31,38 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 
-from taue.contracts.domain import ExpectedOutcome
-from taue.contracts.episode import Event, LoggedCall, Message, RewardBreakdown
-from taue.contracts.integrity import Integrity
+from taue.contracts.run import CONFIG, ERRORS, RESULTS, EpisodeRecord, LoadedRun, RunConfig
 from taue.runner.storage import ObjectRun, RunDirError, RunLocation, file_fault, write_atomically
-from taue.runner.timeline import timeline
-from taue.scorer.metrics import EpisodeOutcome
 
-RESULTS = "results.jsonl"
-ERRORS = "errors.jsonl"
-CONFIG = "run.json"
 EPISODES = "episodes"
 """In an object store: the folder of one object per finished episode, until they are compacted."""
 ERROR_OBJECTS = "errors"
 """In an object store: the folder of one object per infrastructure failure (errors.jsonl's lines)."""
 
 
-PER_RUN_INTEGRITY = (
-    "episode_id",
-    "run_id",
-    "key_id",
-    "server_signature",
-    "scorer_key_id",
-    "scorer_signature",
-)
+def stored_config(location: RunLocation) -> RunConfig:
+    """The run.json of a run directory; a damaged one is a one-line error naming it."""
+    try:
+        return RunConfig.model_validate_json(location.read_text(CONFIG))
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        first = f"{where}: {problem['msg']}" if where else problem["msg"]
+        raise ValueError(
+            f"{location.shown(CONFIG)} is not a run's settings ({first}); move it away or use another --out"
+        ) from None
 
 
-class EpisodeRecord(BaseModel):
-    run: str
-    task_id: str
-    domain: str
-    trial: int
-    seed: int
-    condition: str | None
-    family: str | None
-    emotion: dict[str, Any] | None
-    agent: str
-    user: str
-    transcript: list[Message]
-    tool_log: list[LoggedCall]
-    events: list[Event] = Field(default_factory=list)
-    """The episode in order: messages and tool calls with turn and clock (empty in records made
-    before events were recorded; `timeline()` rebuilds them without the clock)."""
-    termination: str
-    reward: int
-    breakdown: RewardBreakdown
-    user_state: dict[str, Any] = Field(default_factory=dict)
-    error: str | None = None
-    usage: dict[str, Any] = Field(default_factory=dict)
-    """Tokens (and cost where a price table is known) of the agent and the user simulator."""
-    timings: dict[str, float] = Field(default_factory=dict)
-    """Wall-clock figures; the only part of a record that differs between identical runs."""
-    expected: ExpectedOutcome | None = None
-    """The task's expected outcome as the domain server gave it (what the reward was computed against)."""
-    integrity: Integrity | None = None
-    """The server's signed observation and the scorer's seal (taue/contracts/integrity.py): checked by
-    `taue verify`. None in records made before outcomes were signed."""
-
-    def timeline(self) -> list[Event]:
-        """The ordered events, rebuilt from the transcript and the tool log for older records."""
-        return self.events or timeline(self.transcript, self.tool_log)
-
-    def without_clock(self) -> dict[str, Any]:
-        """The record as a dict without what differs between two runs with the same seed: its wall-clock
-        fields and the ids and signatures of its integrity block (each run has its own run id, episode
-        ids and, by default, signing key)."""
-        data = self.model_dump(exclude={"timings"})
-        for event in data["events"]:
-            event.pop("timestamp"), event.pop("duration_ms")
-        if data["integrity"] is not None:
-            for field in PER_RUN_INTEGRITY:
-                data["integrity"].pop(field)
-        return data
-
-    @property
-    def key(self) -> tuple[str, int]:
-        return (self.task_id, self.trial)
-
-    def outcome(self) -> EpisodeOutcome:
-        emotion = self.emotion or {}
-        return EpisodeOutcome(
-            task_id=self.task_id,
-            domain=self.domain,
-            trial=self.trial,
-            condition=self.condition,
-            family=self.family,
-            politeness=emotion.get("politeness"),
-            urgency=emotion.get("urgency"),
-            trust=emotion.get("trust"),
-            reward=self.reward,
-            termination=self.termination,
-        )
+def load_run(run_dir: str | Path | RunLocation) -> LoadedRun:
+    """What a run directory (or object-store prefix) holds: run.json (None without one), the records
+    and the entries of errors.jsonl. A `ResultsFileError` names a bad line, a `ValueError` a damaged
+    run.json, a `StorageError` an unreachable store."""
+    location = RunLocation.parse(run_dir)
+    results = ResultsFile(location)
+    config = stored_config(location) if location.exists(CONFIG) else None
+    return LoadedRun(shown=str(location), config=config, records=results.load(), errors=results.errors())
 
 
 class ResultsFileError(ValueError):

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
-from pydantic import BaseModel, ValidationError
 
 from taue.contracts.emotions import condition
 from taue.contracts.episode import utc_now
 from taue.contracts.http_transport import KEEPALIVE_EXPIRY, http_transport
 from taue.contracts.integrity import task_set_hash as hash_of_tasks
 from taue.contracts.model_clients import close_model_clients
+from taue.contracts.run import EndpointChange, EpisodeRecord, RunConfig
 from taue.contracts.tasks import Task
 from taue.runner.agents import AgentOptions
 from taue.runner.catalog import DomainCatalog, fetch_catalog, local_catalog
@@ -34,9 +34,9 @@ from taue.runner.control import ControlClient, InfraError, control_session
 from taue.runner.embedded import Services, embedded_services, with_signing_key
 from taue.runner.episode import Harness, Limits, episode_seed, run_episode
 from taue.runner.lifecycle import delete_run_episodes
-from taue.runner.manifest import RunManifest, run_manifest, without_secrets
+from taue.runner.manifest import run_manifest, without_secrets
 from taue.runner.pricing import warm_catalogue
-from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
+from taue.runner.results import CONFIG, ResultsFile, stored_config
 from taue.runner.run_lock import holding_run_lock
 from taue.runner.storage import RunLocation, StorageError
 from taue.scorer.client import ScorerCallError, ScorerClient
@@ -48,66 +48,9 @@ OPENING_AT_ONCE = 32
 """Episodes one process opens at the same time (`Harness.opening`); the others queue for it."""
 
 
-class EndpointChange(BaseModel):
-    """One `--allow-endpoint-change` resume: the setting, its old and new URL (without credentials)."""
-
-    at: str
-    setting: str
-    before: str | None
-    after: str | None
-
-
 ENDPOINT_SETTINGS = ("base_url", "user_base_url")
 """Settings a run may change on resume with `--allow-endpoint-change` (with the keys, which run.json
 never holds): where the same model is served, not what the run is."""
-
-
-class RunConfig(BaseModel):
-    """What defines a run; stored as run.json and checked when a run directory is reused."""
-
-    run: str
-    domains: list[str]
-    agent: str
-    user: str = "scripted"
-    user_model: str | None = None
-    user_base_url: str | None = None
-    model: str | None = None
-    """Model of the built-in model agent (`--agent model`)."""
-    base_url: str | None = None
-    max_tool_calls_per_turn: int = 30
-    trials: int = 3
-    seed: int = 0
-    split: str = "eval"
-    """eval (the benchmark's tasks) or train (the training split, for rollouts that make training data)."""
-    tasks: str = "all"
-    """Which tasks: all, emotional (no neutral twins) or neutral (twins only)."""
-    limit: int | None = None
-    """Only the first N selected tasks of each domain (by id)."""
-    task_ids: list[str] | None = None
-    shard: tuple[int, int] | None = None
-    """(I, N): only the I-th of N deterministic slices of the sorted (task, trial) list."""
-    condition: str | None = None
-    """Play every emotional task under this emotion condition instead of its own (a sweep)."""
-    max_turns: int = 200
-    max_tool_calls: int = 200
-    turn_timeout: float = 120.0
-    price_table: dict[str, dict[str, float]] | None = None
-    """$ per million input and output tokens by model name: the agent's and the LLM user's cost."""
-    enable_thinking: bool | None = None
-    """Qwen3-family thinking on/off for the model agent and the LLM user (None: nothing sent)."""
-    task_set_hash: str | None = None
-    """sha256 of the tasks of the run's domains and split, as the servers serve them (set by the
-    runner): runs are comparable only on the same task set. None in runs made before it was kept."""
-    manifest: RunManifest | None = None
-    """What the run was made with (version, commit, image, models and endpoints), set by the runner
-    when the run directory is made; never compared when a run resumes or shards merge."""
-    run_id: str | None = None
-    """A random id made with the run directory and sent with every episode the run creates, so that a
-    killed session's episodes can be deleted from remote servers; never compared, like `manifest`."""
-    merged_run_ids: list[str] | None = None
-    """In a run made by `taue merge`: the run ids of the runs merged, which their records carry."""
-    endpoint_changes: list[EndpointChange] | None = None
-    """Model endpoints changed when the run was resumed with `--allow-endpoint-change`; never compared."""
 
 
 @dataclass
@@ -240,19 +183,6 @@ def prepare_run_dir(
             )
     location.write_text(CONFIG, json.dumps(stored, indent=2, sort_keys=True) + "\n")
     return RunConfig.model_validate(stored)
-
-
-def stored_config(location: RunLocation) -> RunConfig:
-    """The run.json of a run directory; a damaged one is a one-line error naming it."""
-    try:
-        return RunConfig.model_validate_json(location.read_text(CONFIG))
-    except ValidationError as exc:
-        problem = exc.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        first = f"{where}: {problem['msg']}" if where else problem["msg"]
-        raise ValueError(
-            f"{location.shown(CONFIG)} is not a run's settings ({first}); move it away or use another --out"
-        ) from None
 
 
 def _check_task_set(run_dir: Path | RunLocation, before: str | None, now: str | None) -> None:

@@ -21,10 +21,11 @@ from pydantic import BaseModel, Field, computed_field
 
 from taue.contracts.integrity import SigningKey, observation_problems, transcript_digest
 from taue.contracts.integrity import task_set_hash as hash_of_tasks
+from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.runner.catalog import DomainCatalog, local_catalog
 from taue.runner.episode import episode_seed
-from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
-from taue.runner.runner import RunConfig, make_plan, stored_config
+from taue.runner.results import CONFIG, ResultsFile
+from taue.runner.runner import make_plan, stored_config
 from taue.runner.storage import RunLocation
 from taue.scorer.reward import score
 

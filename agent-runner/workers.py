@@ -16,10 +16,10 @@ from collections.abc import Callable
 from queue import Empty
 from typing import Any
 
+from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.runner.embedded import Services
 from taue.runner.lifecycle import Interrupted, die_with_parent, until_signalled
-from taue.runner.results import EpisodeRecord
-from taue.runner.runner import EpisodeKey, Outcome, RunConfig, before_exit, run_episodes, shard_by_task
+from taue.runner.runner import EpisodeKey, Outcome, before_exit, run_episodes, shard_by_task
 
 POLL_S = 0.2
 WIND_DOWN_S = 20.0

@@ -22,11 +22,12 @@ from pathlib import Path
 
 import httpx2
 
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.episodes import EpisodeRegistry
 from taue.runner.embedded import embedded_domains
 from taue.runner.mcp_session import episode_session
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 
 
 def percentile(values: list[float], q: float) -> float:

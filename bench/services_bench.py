@@ -22,9 +22,10 @@ from pathlib import Path
 
 import httpx2
 
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.discovery import get_domain
 from taue.runner.embedded import Services
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from taue.simulator.client import SimulatorClient
 from taue.simulator.scripted import ScriptedUser
 from taue.simulator.service import build_server

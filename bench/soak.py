@@ -42,10 +42,11 @@ import psutil
 
 import taue.runner.episode as episode_module
 import taue.runner.runner as runner_module
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.discovery import domain_names
 from taue.runner.embedded import Services
 from taue.runner.results import ResultsFile
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 
 TAUE = [sys.executable, "-m", "taue"]
 RUNNER = "runner (this process)"

@@ -22,9 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.envs.task_sets.importer import import_task_set
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "tau-emotion-bench"
 

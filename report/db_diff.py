@@ -14,11 +14,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from taue.contracts.run import EpisodeRecord
 from taue.contracts.tasks import Action, Task
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.task_checks import replay
-from taue.runner.results import EpisodeRecord
 
 
 class RowDiff(BaseModel):

@@ -8,6 +8,7 @@ before what was wrong in the database. docs/reports.md defines each label.
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -15,8 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from taue.contracts.run import EpisodeRecord
 from taue.contracts.tasks import Action, Task
-from taue.runner.results import EpisodeRecord
 
 CATEGORIES = (
     "infra_error",
@@ -160,14 +161,15 @@ def _goals_left(record: EpisodeRecord, task: Task) -> list[str]:
 
 @cache
 def domain_policy(domain: str) -> PolicyCheck | None:
-    """The domain's policy check on its seed view (the Tracer's), or None where it has none."""
+    """The domain's policy check on its seed view, or None where it has none: the hard rules its
+    Tracer parts declare (`envs/<domain>/tracer.py`, `TRACER.check_policy`), read from the domain's
+    own package, not through the Tracer."""
     from taue.envs.runtime.discovery import get_domain
-    from taue.tracer.build import BuildError, tracer_spec
 
     try:
         found = get_domain(domain)
-        spec = tracer_spec(found)
-    except (KeyError, BuildError):
+        spec = importlib.import_module(f"taue.envs.{found.base}.tracer").TRACER
+    except (KeyError, ModuleNotFoundError, AttributeError):
         return None
     view = spec.load(found.seed)
 

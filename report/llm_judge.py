@@ -37,10 +37,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from taue.contracts.episode import Event
 from taue.contracts.model_clients import ModelClient
+from taue.contracts.run import EpisodeRecord
 from taue.contracts.tasks import Task
 from taue.report.failures import CATEGORIES, SECONDARY, Failure, find_task
 from taue.runner.manifest import without_secrets
-from taue.runner.results import EpisodeRecord, append_line, drop_torn_line
+from taue.runner.results import append_line, drop_torn_line
 
 CACHE_FILE = "llm-judge.jsonl"
 JUDGE_LABELS = ("intent_misread", "emotion_ignored")

@@ -3,19 +3,20 @@ interaction statistics, failures and the simulator audit."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import UTC
 from pathlib import Path
 from statistics import fmean
 from typing import Any
 
+from taue.contracts.run import EpisodeOutcome, EpisodeRecord, LoadedRun, RunMetrics
 from taue.report.failures import Failure, attribute_records, failure_categories
 from taue.runner.audit import AuditReport, audit_run
 from taue.runner.interaction import interaction_stats
-from taue.runner.results import CONFIG, RESULTS, EpisodeRecord, ResultsFile
+from taue.runner.results import CONFIG, RESULTS, ResultsFile
+from taue.runner.results import load_run as read_run
 from taue.runner.storage import RunLocation, StorageError
-from taue.scorer.metrics import LEVEL, RESAMPLES, EpisodeOutcome, bootstrap_ci, pass_hat_k, summarize
+from taue.scorer.metrics import LEVEL, RESAMPLES, bootstrap_ci, pass_hat_k, summarize
 
 
 class RunError(ValueError):
@@ -28,8 +29,10 @@ class RunData:
     path: RunLocation
     """The run directory: a local folder or an object-store prefix (agent-runner/storage.py)."""
     config: dict[str, Any]
+    """run.json as `RunConfig.model_dump(mode="json")` (every setting, defaults filled in); empty
+    for a run without one."""
     records: list[EpisodeRecord]
-    metrics: dict[str, Any]
+    metrics: RunMetrics
     intervals: dict[str, Any]
     interaction: dict[str, Any]
     failures: list[Failure]
@@ -59,22 +62,22 @@ def load_run(path: Path | str | RunLocation) -> RunData:
 
 
 def _load_run(path: RunLocation) -> RunData:
-    results = ResultsFile(path)
     if not path.exists():
         raise RunError(path.absent)
-    if not results.exists():
+    if not ResultsFile(path).exists():
         raise RunError(f"{path} holds no {RESULTS}")
     try:
-        records = results.load()
-        config = json.loads(path.read_text(CONFIG)) if path.exists(CONFIG) else {}
+        run = read_run(path)
     except StorageError:
         raise
     except ValueError as exc:
         raise RunError(f"{path}: unreadable run ({str(exc).splitlines()[0]})") from exc
+    records = run.records
+    config = run.config.model_dump(mode="json") if run.config is not None else {}
     if not records:
         raise RunError(f"{path} holds no finished episode")
-    failures = attribute_records(records, config.get("split", "eval"))
-    errors = len(open_infra_errors(path, records))
+    failures = attribute_records(records, run.split)
+    errors = len(open_infra_errors(run, records))
     metrics = summarize(record.outcome() for record in records)
     return RunData(
         name=str(config.get("run") or path.name),
@@ -82,7 +85,7 @@ def _load_run(path: RunLocation) -> RunData:
         config=config,
         records=records,
         metrics=metrics,
-        intervals=headline_intervals([r.outcome() for r in records], metrics["trials"]),
+        intervals=headline_intervals([r.outcome() for r in records], metrics.trials),
         interaction=interaction_stats(records),
         failures=failures,
         categories=failure_categories(failures, infra_errors=errors),
@@ -110,13 +113,14 @@ def runs_under(location: RunLocation) -> list[RunLocation]:
 
 
 def open_infra_errors(
-    run_dir: Path | RunLocation, records: list[EpisodeRecord]
+    run: Path | RunLocation | LoadedRun, records: list[EpisodeRecord]
 ) -> list[tuple[str, str, int]]:
-    """(domain, task, trial) of each episode of errors.jsonl that failed for infrastructure reasons
-    and was not rerun since: it has no record."""
+    """(domain, task, trial) of each episode of errors.jsonl (of a loaded run, or read from a run
+    directory) that failed for infrastructure reasons and was not rerun since: it has no record."""
     done = {record.key for record in records}
     failed = set()
-    for entry in ResultsFile(run_dir).errors():
+    entries = run.errors if isinstance(run, LoadedRun) else ResultsFile(run).errors()
+    for entry in entries:
         if entry.get("kind") == "retry":
             continue  # the episode was run again: its give-up, if any, is a line of its own
         try:

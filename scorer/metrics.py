@@ -20,39 +20,18 @@ from math import comb
 from statistics import fmean
 from typing import Any
 
-from pydantic import BaseModel
+from taue.contracts.run import EpisodeOutcome, RunMetrics
 
 NEUTRAL_SUFFIX = "-neutral"
 RESAMPLES = 2000
 LEVEL = 0.95
-BREAKDOWNS = ("by_domain", "by_family", "by_politeness", "by_urgency", "by_trust")
-
-
-class EpisodeOutcome(BaseModel):
-    """The part of an episode record the metrics need."""
-
-    task_id: str
-    domain: str
-    trial: int
-    condition: str | None
-    """The emotion condition id; None for a neutral twin."""
-    family: str | None
-    politeness: str | None = None
-    urgency: str | None = None
-    trust: str | None = None
-    reward: int
-    termination: str
-
-    @property
-    def emotional(self) -> bool:
-        return self.condition is not None
 
 
 def pass_hat_k(successes: int, trials: int, k: int) -> float:
     return comb(successes, k) / comb(trials, k) if trials >= k else 0.0
 
 
-def summarize(outcomes: Iterable[EpisodeOutcome], seed: int = 0) -> dict[str, Any]:
+def summarize(outcomes: Iterable[EpisodeOutcome], seed: int = 0) -> RunMetrics:
     """The headline metrics (emotional tasks, or the neutral ones when there are none), the neutral
     block, the emotion delta and the breakdowns of the headline's episodes."""
     outcomes = list(outcomes)
@@ -74,7 +53,7 @@ def summarize(outcomes: Iterable[EpisodeOutcome], seed: int = 0) -> dict[str, An
     }
     for field, key in keys.items():
         summary[field] = _breakdown(headline, key)
-    return summary
+    return RunMetrics.model_validate(summary)
 
 
 def group_metrics(outcomes: list[EpisodeOutcome]) -> dict[str, Any]:

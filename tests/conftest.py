@@ -44,6 +44,15 @@ def pytest_collection(session: pytest.Session) -> Iterator[object]:
         gc.set_threshold(20_000, 20, 20)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that use the llama.cpp server are `llm` (and `slow`) whatever folder they live in, so
+    `-m "not llm"` leaves out every one that needs the real model."""
+    for item in items:
+        if "llama_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.llm)
+            item.add_marker(pytest.mark.slow)
+
+
 class ControlTokens(httpx2.Auth):
     """Sends the admin token of the control port a request goes to (every control port needs one),
     unless the test sets its own `Authorization` header; requests to other ports go as they are."""

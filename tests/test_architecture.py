@@ -1,5 +1,6 @@
 """The package graph: `taue.contracts` depends on no other part, every part depends on the contracts
-and only on the parts below it, and there is no import cycle between packages (docs/architecture.md)."""
+and only on the parts below it, and there is no import cycle between packages; the run format lives in
+the contracts and one function reads run.json (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ ALLOWED = {
     "taue.scorer": {"taue.contracts", "taue.proto"},
     "taue.runner": {"taue.contracts", "taue.proto", "taue.envs", "taue.simulator", "taue.scorer"},
     "taue.tracer": {"taue.contracts", "taue.envs", "taue.simulator", "taue.runner"},
-    "taue.report": {"taue.contracts", "taue.envs", "taue.simulator", "taue.scorer", "taue.runner", "taue.tracer"},  # noqa: E501
-    "taue.deploy": {"taue.tracer"},
+    "taue.report": {"taue.contracts", "taue.envs", "taue.simulator", "taue.scorer", "taue.runner"},
+    "taue.deploy": {"taue.contracts"},
     "taue.cli": set(FOLDERS) - {"taue.cli"},
 }
 
@@ -101,3 +102,46 @@ def test_the_cycle_finder_finds_cycles() -> None:
 
 def test_the_contracts_need_no_other_part() -> None:
     assert package_graph()["taue.contracts"] == {}
+
+
+RUN_FORMAT = {
+    "RunConfig",
+    "RunManifest",
+    "EpisodeRecord",
+    "EpisodeOutcome",
+    "LoadedRun",
+    "RunMetrics",
+    "RunSummary",
+}
+"""The run format's models: defined in taue/contracts/run.py only."""
+
+
+def test_the_run_format_lives_in_the_contracts() -> None:
+    defined = {
+        (node.name, str(path.relative_to(ROOT)))
+        for folder in FOLDERS.values()
+        for path in (ROOT / folder).rglob("*.py")
+        if "_pb2" not in path.name
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef) and node.name in RUN_FORMAT
+    }
+    assert defined == {(name, "taue/contracts/run.py") for name in RUN_FORMAT}
+
+
+def test_only_the_results_module_reads_run_json() -> None:
+    """Every reader goes through `taue.runner.results.load_run` (or its `stored_config`): run.json is
+    parsed in one place."""
+    readers = {
+        str(path.relative_to(ROOT))
+        for folder in FOLDERS.values()
+        for path in (ROOT / folder).rglob("*.py")
+        if "read_text(CONFIG)" in path.read_text(encoding="utf-8")
+    }
+    assert readers == {"agent-runner/results.py"}
+
+
+def test_report_and_deploy_stand_below_the_tracer() -> None:
+    """The report reads a domain's policy check from the domain's package, deploy takes the domain
+    order from the contracts: neither needs the task factory."""
+    graph = package_graph()
+    assert "taue.tracer" not in graph["taue.report"] and "taue.tracer" not in graph["taue.deploy"]

@@ -20,8 +20,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from taue.contracts.run import EpisodeRecord
 from taue.runner.interaction import interaction_stats, questions_asked
-from taue.runner.results import RESULTS, EpisodeRecord, ResultsFile
+from taue.runner.results import RESULTS, load_run
 from taue.tracer.trajectories import Chat, UnorderedRecord, chat_messages, domain_prompt, shared_prefix
 
 DATA_FILE = "train.jsonl"
@@ -70,7 +71,7 @@ def read_records(run_dirs: list[Path]) -> list[EpisodeRecord]:
     for run_dir in run_dirs:
         if not (run_dir / RESULTS).is_file():
             raise ExportError(f"{run_dir} is not a run directory (no {RESULTS})")
-        records.extend(ResultsFile(run_dir).load())
+        records.extend(load_run(run_dir).records)
     return sorted(records, key=_record_order)
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import mcp.types
 
+from taue.contracts.run import EpisodeRecord
 from taue.runner.agents.model_agent import function_schemas
-from taue.runner.results import EpisodeRecord
 
 Chat = list[dict[str, Any]]
 

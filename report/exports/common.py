@@ -12,11 +12,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
+from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.contracts.tasks import Task, TaskFileError
 from taue.report.failures import Failure, attribute_records, installed_tasks
 from taue.report.run_data import open_infra_errors
-from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
-from taue.runner.runner import RunConfig
+from taue.runner.results import CONFIG, ResultsFile
+from taue.runner.results import load_run as read_run
 from taue.runner.storage import RunLocation, StorageError
 
 PACKAGE = "tau-emotion-bench"
@@ -102,15 +103,17 @@ def _load_run(run_dir: RunLocation) -> Run:
     if not run_dir.exists(CONFIG):
         raise ExportError(f"{run_dir.shown(CONFIG)} does not exist (not a run directory)")
     try:
-        config = RunConfig.model_validate_json(run_dir.read_text(CONFIG))
-        records = results.load()
+        run = read_run(run_dir)
     except StorageError:
         raise
     except (ValidationError, ValueError) as exc:
         raise ExportError(f"{run_dir} holds an unreadable run: {_first_line(exc)}") from None
-    if not records:
+    if not run.records:
         raise ExportError(f"{results.shown} holds no episodes")
-    return Run(path=run_dir, config=config, records=records, infra_errors=open_infra_errors(run_dir, records))
+    assert run.config is not None  # checked above
+    return Run(
+        path=run_dir, config=run.config, records=run.records, infra_errors=open_infra_errors(run, run.records)
+    )
 
 
 def episode_clock(record: EpisodeRecord) -> tuple[str | None, str | None]:

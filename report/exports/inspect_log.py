@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taue.contracts.episode import Event
+from taue.contracts.run import EpisodeRecord
 from taue.report.exports.common import (
     ExportError,
     Run,
@@ -27,7 +28,6 @@ from taue.report.exports.common import (
     package_version,
     run_started,
 )
-from taue.runner.results import EpisodeRecord
 from taue.scorer.metrics import group_metrics, summarize
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ def eval_results(run: Run, domain: str, records: list[EpisodeRecord]) -> EvalRes
         total_samples=len(records) + failed_infra,
         completed_samples=len(records),
         scores=[score],
-        metadata={"summary": summarize(outcomes, run.config.seed)},
+        metadata={"summary": summarize(outcomes, run.config.seed).model_dump(mode="json")},
     )
 
 

@@ -18,9 +18,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from taue.contracts.episode import Event
+from taue.contracts.run import EpisodeRecord
 from taue.contracts.tasks import Task
 from taue.report.exports.common import Run, Written, episode_clock, package_version, run_started
-from taue.runner.results import EpisodeRecord
 
 TERMINATION_REASONS = {
     "user_stop": "user_stop",

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from taue.contracts.run import EpisodeRecord
 from taue.report.db_diff import DiffCache, db_diff
 from taue.report.failures import Failure, find_task
 from taue.report.run_data import RunData
-from taue.runner.results import EpisodeRecord
 
 Progress = Callable[[int, int], None]
 """Told (episodes done, episodes in all) as the viewer's data is made."""

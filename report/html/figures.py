@@ -8,9 +8,9 @@ from collections.abc import Callable
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from taue.contracts.run import EpisodeRecord
 from taue.report.failures import CATEGORIES
 from taue.report.run_data import RunData
-from taue.runner.results import EpisodeRecord
 
 HEAT_SCALE = [(0.0, "#b2182b"), (0.5, "#f7f7f7"), (1.0, "#2166ac")]
 LAYOUT = {"template": "plotly_white", "margin": {"l": 60, "r": 20, "t": 50, "b": 50}, "font": {"size": 12}}
@@ -91,11 +91,11 @@ def emotion_axes(runs: list[RunData]) -> go.Figure:
     figure = make_subplots(rows=1, cols=3, subplot_titles=axes, shared_yaxes=True)
     for index, run in enumerate(runs):
         for column, axis in enumerate(axes, start=1):
-            groups = run.metrics[f"by_{axis}"]
+            groups = run.metrics.breakdown(axis)
             figure.add_trace(
                 go.Bar(
                     x=list(groups),
-                    y=[g["avg_at_k"] for g in groups.values()],
+                    y=[g.avg_at_k for g in groups.values()],
                     name=run.name,
                     legendgroup=run.name,
                     showlegend=column == 1,

@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 
+from taue.contracts.run import EmotionDelta
 from taue.report.failures import CATEGORIES
 from taue.report.html import figures
 from taue.report.html.episodes import Progress, viewer_episodes
@@ -73,16 +74,16 @@ async def render_report(
 
 def headline_rows(runs: list[RunData]) -> list[dict[str, Any]]:
     """The headline table: one row per metric, one cell per run."""
-    trials = max(run.metrics["trials"] for run in runs)
+    trials = max(run.metrics.trials for run in runs)
     rows = [
         _row("agent", "agent", runs, lambda r: Cell(str(r.config.get("agent", "?")), r.config.get("agent"))),
         _row("user", "user", runs, lambda r: Cell(_user(r), _user(r))),
-        _row("episodes", "episodes (headline)", runs, lambda r: _plain(r.metrics["episodes"])),
+        _row("episodes", "episodes (headline)", runs, lambda r: _plain(r.metrics.episodes)),
         _row(
             "tasks",
             "tasks × trials",
             runs,
-            lambda r: Cell(f"{r.metrics['tasks']} × {r.metrics['trials']}", r.metrics["tasks"]),
+            lambda r: Cell(f"{r.metrics.tasks} × {r.metrics.trials}", r.metrics.tasks),
         ),
         _row("avg_at_k", f"Avg@{trials}", runs, lambda r: _ci(r.intervals["avg_at_k"])),
     ]
@@ -95,10 +96,8 @@ def headline_rows(runs: list[RunData]) -> list[dict[str, Any]]:
         )
     rows += [
         _row("unsatisfied_rate", "UNSATISFIED rate", runs, lambda r: _ci(r.intervals["unsatisfied_rate"])),
-        _row(
-            "emotion_delta", "emotion − neutral (pass^1)", runs, lambda r: _delta(r.metrics["emotion_delta"])
-        ),
-        _row("avg_reward", "average reward", runs, lambda r: _number(r.metrics["avg_reward"])),
+        _row("emotion_delta", "emotion − neutral (pass^1)", runs, lambda r: _delta(r.metrics.emotion_delta)),
+        _row("avg_reward", "average reward", runs, lambda r: _number(r.metrics.avg_reward)),
         _row("failed", "failed episodes", runs, lambda r: _plain(r.categories["failed"])),
         _row("cost_per_task", "cost per task (USD)", runs, lambda r: _cost(cost_per_task(r))),
     ]
@@ -128,11 +127,11 @@ def _ci(interval: dict[str, float] | None) -> Cell:
     return Cell(f"{mean:.3f} [{low:.3f}, {high:.3f}]", mean)
 
 
-def _delta(delta: dict[str, Any] | None) -> Cell:
+def _delta(delta: EmotionDelta | None) -> Cell:
     if delta is None:
         return Cell("— (no twin pairs)", None)
-    text = f"{delta['delta']:+.3f} [{delta['ci_low']:+.3f}, {delta['ci_high']:+.3f}] ({delta['pairs']} pairs)"
-    return Cell(text, delta["delta"])
+    text = f"{delta.delta:+.3f} [{delta.ci_low:+.3f}, {delta.ci_high:+.3f}] ({delta.pairs} pairs)"
+    return Cell(text, delta.delta)
 
 
 def _number(value: float) -> Cell:
@@ -164,7 +163,23 @@ def _filter_values(episodes: list[dict[str, Any]]) -> dict[str, list[str]]:
     }
 
 
+TOOLBAR_HEIGHT = 32
+"""Pixels at the top of a figure that plotly's toolbar (the modebar, top right) may cover."""
+
+
+def clear_of_toolbar(figure: go.Figure) -> go.Figure:
+    """A figure's title starts below the toolbar, and the top margin makes room for it and for the
+    subplot titles under it (a long title, or a narrow figure's, used to run under the toolbar)."""
+    if figure.layout.title.text:
+        top = max(figure.layout.margin.t or 0, TOOLBAR_HEIGHT + 52)
+        figure.update_layout(
+            title_yref="container", title_y=1, title_yanchor="top", title_pad_t=TOOLBAR_HEIGHT, margin_t=top
+        )
+    return figure
+
+
 def _div(figure: go.Figure, div_id: str) -> Markup:
+    clear_of_toolbar(figure)
     config = {"displaylogo": False, "responsive": True}
     return Markup(figure.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config=config))
 

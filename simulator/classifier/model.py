@@ -3,6 +3,7 @@
 MiniLM features of the 5,940 anchors take about a minute of CPU and the heads a few seconds, so both
 are cached under the user cache dir (`TAUE_CACHE_DIR`, else `$XDG_CACHE_HOME/taue`, else
 `~/.cache/taue`), keyed by model, tokenizer (or TF-IDF vocabulary) and the anchor texts: a few MB.
+The MiniLM heads of the committed anchors also ship with the package (shipped.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from taue.contracts.emotions import BY_ID, EMOTIONS, POLITENESS, TRUST, URGENCY
 from taue.simulator.anchors import Anchor, load_anchors
 from taue.simulator.classifier.embedders import Embedder, OnnxMiniLM, Tfidf
 from taue.simulator.classifier.heads import Head, train_head
+from taue.simulator.classifier.shipped import shipped_heads
 
 HEAD_LABELS: dict[str, tuple[str, ...]] = {
     "emotion": EMOTIONS,
@@ -154,6 +156,8 @@ def train_on_anchors(
     path = cache_dir() / f"heads-v{HEADS_VERSION}-{embedder.key}-{_digest(texts)}.npz"
     if use_cache and (heads := _load_heads(path)) is not None:
         return FeelingClassifier(embedder, heads)
+    if use_cache and (heads := shipped_heads(embedder.key, _digest(texts), HEADS_VERSION)) is not None:
+        return FeelingClassifier(embedder, heads)  # the package's own (shipped.py): no anchor to embed
     model = FeelingClassifier.train(embedder, cached_features(embedder, texts), anchor_labels(anchors))
     if use_cache:
         arrays = {

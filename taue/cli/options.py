@@ -176,3 +176,14 @@ def signing_key(key_file: Path | None) -> SigningKey | None:
         return SigningKey.from_file(key_file) if key_file is not None else SigningKey.from_env()
     except ValueError as exc:
         raise fail(str(exc)) from None
+
+
+# `taue run --help` (and `taue tracer rollout --help`): the common options stay in typer's default panel,
+# the others follow in this order.
+MODEL_PANEL = "Model agent (--agent model)"
+USER_PANEL = "LLM user (--user llm)"
+TASKS_PANEL = "Tasks"
+LIMITS_PANEL = "Limits"
+WORKERS_PANEL = "Workers and services"
+STORAGE_PANEL = "Storage and resume"
+RUN_PANELS = ("Options", MODEL_PANEL, USER_PANEL, TASKS_PANEL, LIMITS_PANEL, WORKERS_PANEL, STORAGE_PANEL)

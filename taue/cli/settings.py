@@ -84,6 +84,17 @@ class SettingsCommand(typer.core.TyperCommand):
                 param.envvar = env_variable(param)
                 param.show_envvar = True
 
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        """Plain help (stdout not a terminal) keeps the rich help's panels as sections, in order."""
+        sections: dict[str, list[tuple[str, str]]] = {}
+        for param in self.get_params(ctx):
+            if (record := param.get_help_record(ctx)) is not None:
+                panel = getattr(param, "rich_help_panel", None) or "Options"
+                sections.setdefault(panel, []).append(record)
+        for panel, records in sorted(sections.items(), key=lambda item: item[0] != "Options"):
+            with formatter.section(panel):
+                formatter.write_dl(records)
+
 
 def load_settings_file(ctx: Any, param: Any, value: Path | None) -> None:
     """`--config` callback (eager, so it runs before the other options are read): the file's values

@@ -13,6 +13,21 @@ from pydantic import BaseModel, Field
 
 from taue.contracts.tasks import Task
 
+DESIGN_DOMAINS = (
+    "airline",
+    "retail",
+    "telecom",
+    "telehealth",
+    "school",
+    "basketball",
+    "restaurant",
+    "travel",
+    "movie",
+    "bank",
+)
+"""The benchmark's ten domains in their order: the order their evaluation sets take blocks of the
+Tracer's condition design (`taue.tracer.conditions`) and the deployment order (`taue deploy render`)."""
+
 
 class ToolInfo(BaseModel):
     name: str

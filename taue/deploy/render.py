@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from importlib.resources import files
 from pathlib import Path
 
-from taue.tracer.conditions import DESIGN_DOMAINS
+from taue.contracts.domain import DESIGN_DOMAINS
 
 FIRST_MCP_PORT = 8001
 """docker compose publishes each domain's MCP port on the host: 8001, 8002, … in deployment order."""

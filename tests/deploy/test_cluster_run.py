@@ -20,10 +20,11 @@ from typer.testing import CliRunner
 from taue.cli import app
 from taue.cli.settings import settable_options
 from taue.contracts.integrity import SigningKey
+from taue.contracts.run import RunConfig
 from taue.deploy.cluster import ClusterRun, render_manifests, run_settings
 from taue.deploy.render import deployment_order
 from taue.runner.results import ResultsFile
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from tests.deploy.helpers import (
     DOMAINS,
     RUNNER,

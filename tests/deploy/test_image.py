@@ -11,7 +11,11 @@ import pytest
 from tests.deploy.helpers import IMAGE, validate
 from tests.paths import ROOT
 
-pytestmark = pytest.mark.xdist_group("deploy-config")  # session fixtures: built once, on one worker
+pytestmark = [
+    pytest.mark.xdist_group("deploy-config"),  # session fixtures: built once, on one worker
+    pytest.mark.docker,
+    pytest.mark.slow,  # an image build
+]
 
 
 def _docker_engine() -> Any:

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.database import SeedImage
 from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.envs.runtime.task_checks import task_set_problems
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from taue.tracer.build import Builder, task_file_text
 from taue.tracer.stats import read_report, set_problems
 

@@ -23,9 +23,10 @@ import pytest
 import pytest_asyncio
 
 import taue.runner.runner as runner_module
+from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.runner.embedded import Services, embedded_services
-from taue.runner.results import EpisodeRecord, ResultsFile
-from taue.runner.runner import RunConfig, RunReport, execute_run, shard_by_task
+from taue.runner.results import ResultsFile
+from taue.runner.runner import RunReport, execute_run, shard_by_task
 from tests.faults.processes import (
     ADMIN_TOKEN,
     TAUE,

@@ -16,10 +16,11 @@ import pytest
 from typer.testing import CliRunner
 
 from taue.cli import app
+from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.envs.runtime.discovery import get_domain
 from taue.report.failures import attribute_records
-from taue.runner.results import EpisodeRecord, ResultsFile
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.results import ResultsFile
+from taue.runner.runner import execute_run
 from tests.openai_double import OpenAIDouble
 from tests.task_picks import plain_task_id
 

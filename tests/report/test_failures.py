@@ -10,9 +10,10 @@ from typer.testing import CliRunner
 
 from taue.cli import app
 from taue.contracts.episode import LoggedCall
+from taue.contracts.run import EpisodeRecord
 from taue.envs.runtime.discovery import get_domain
 from taue.report.failures import attribute, attribute_records, domain_policy, failure_categories
-from taue.runner.results import EpisodeRecord, ResultsFile
+from taue.runner.results import ResultsFile
 
 pytestmark = pytest.mark.xdist_group("failures")
 TASK = "airline-004"

@@ -16,11 +16,12 @@ from typer.testing import CliRunner
 
 from taue.cli import app
 from taue.contracts.episode import Event
+from taue.contracts.run import EpisodeRecord
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.server import bind_socket
 from taue.report import llm_judge
 from taue.report.llm_judge import SYSTEM_PROMPT, read_answer, timeline_data
-from taue.runner.results import EpisodeRecord, ResultsFile
+from taue.runner.results import ResultsFile
 from tests.openai_double import OpenAIDouble
 
 pytestmark = pytest.mark.xdist_group("llm-judge")

@@ -16,7 +16,7 @@ from taue.runner.results import ResultsFile
 from tests.browser import start_browser
 from tests.report.conftest import taue
 
-pytestmark = pytest.mark.xdist_group("report")
+pytestmark = [pytest.mark.xdist_group("report"), pytest.mark.browser]
 
 
 @pytest.fixture(scope="module")

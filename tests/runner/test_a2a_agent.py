@@ -17,6 +17,7 @@ pytest.importorskip("a2a", reason="a2a-sdk (the `a2a` extra) is not installed")
 
 from a2a.utils.constants import TransportProtocol
 
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.server import bind_socket
 from taue.runner import runner
@@ -26,7 +27,7 @@ from taue.runner.agents.base import Agent, EpisodeContext, McpServerInfo
 from taue.runner.agents.oracle import OracleAgent
 from taue.runner.agents.pester import PesterAgent
 from taue.runner.control import InfraError
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from tests.a2a_reference import A2AReferenceServer, MakeAgent
 from tests.task_picks import plain_task_id
 

@@ -7,10 +7,11 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.discovery import get_domain
 from taue.runner.agent_server import AppServer
 from taue.runner.conformance import check_agent
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from tests.openai_double import OpenAIDouble
 from tests.paths import ROOT
 from tests.runner.test_model_agent import TASK, gold_script

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from taue.contracts.domain import ExpectedOutcome
+from taue.contracts.run import RunConfig
 from taue.contracts.tasks import Task
 from taue.envs.runtime import catalog
 from taue.envs.runtime.catalog import ExpectedOutcomes
@@ -16,7 +17,7 @@ from taue.runner.catalog import local_catalog
 from taue.runner.control import ControlClient, InfraError, control_session
 from taue.runner.embedded import Services, embedded_domains, embedded_services
 from taue.runner.episode import open_episode
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from taue.simulator.client import SimulatorCallError, SimulatorClient
 from taue.simulator.session import UserOptions
 from tests.conftest import ADMIN_TOKEN

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from taue.runner.runner import RunConfig, execute_run
+from taue.contracts.run import RunConfig
+from taue.runner.runner import execute_run
 from taue.simulator import llm
 from taue.simulator.session import UserOptions
 from taue.simulator.wire import options_from_message, options_message

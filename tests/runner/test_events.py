@@ -8,9 +8,9 @@ from datetime import datetime
 import pytest
 
 from taue.contracts.episode import LoggedCall, Message
-from taue.runner.results import EpisodeRecord
-from taue.runner.runner import RunConfig, execute_run
-from taue.runner.timeline import timeline
+from taue.contracts.run import EpisodeRecord, RunConfig
+from taue.contracts.timeline import timeline
+from taue.runner.runner import execute_run
 
 pytestmark = pytest.mark.xdist_group("events")
 

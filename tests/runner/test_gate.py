@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 
 from taue.cli import app
 from taue.contracts.episode import RewardBreakdown
+from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.runner.gate import GateError, Metric, bootstrap_interval, gate, rerun_variance
-from taue.runner.results import CONFIG, EpisodeRecord, ResultsFile
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.results import CONFIG, ResultsFile
+from taue.runner.runner import execute_run
 from tests.conftest import ADMIN_TOKEN
 
 pytestmark = pytest.mark.xdist_group("gate")  # module-scoped fixtures: built once, on one worker

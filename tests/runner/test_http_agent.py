@@ -13,6 +13,7 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.server import bind_socket
 from taue.runner import runner
@@ -23,7 +24,7 @@ from taue.runner.agents.base import AgentError, EpisodeContext, McpServerInfo
 from taue.runner.agents.http_agent import HttpAgent, reply_deadline
 from taue.runner.control import InfraError
 from taue.runner.mcp_session import episode_session
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from tests.paths import ROOT
 from tests.task_picks import plain_task_id
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.mcp_app import DomainMCPServer
 from taue.envs.runtime.server import DomainServer
@@ -22,7 +23,7 @@ from taue.runner.agents.base import EpisodeContext, McpServerInfo
 from taue.runner.agents.model_agent import ModelAgent
 from taue.runner.agents.oracle import FOLLOW_UP, completion_report
 from taue.runner.control import ControlClient, control_session
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from tests.openai_double import OpenAIDouble
 from tests.task_picks import plain_task_id
 

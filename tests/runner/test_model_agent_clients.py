@@ -14,8 +14,9 @@ from fastapi import FastAPI, Request
 
 from taue.contracts.http_transport import http_transport
 from taue.contracts.model_clients import ModelClient, open_model_clients
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.server import bind_socket
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from tests.openai_double import OpenAIDouble
 from tests.task_picks import plain_task_id
 

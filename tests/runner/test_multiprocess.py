@@ -16,9 +16,9 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from taue.contracts.run import EpisodeRecord
 from taue.envs.runtime.discovery import get_domain
 from taue.runner.agents.oracle import completion_report
-from taue.runner.results import EpisodeRecord
 
 pytestmark = [
     pytest.mark.slow,  # every service as its own OS process

@@ -15,11 +15,12 @@ import pytest
 from typer.testing import CliRunner
 
 from taue.cli import app
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.server import DomainServer
 from taue.report.run_data import open_infra_errors
 from taue.runner.control import ControlClient, InfraError, control_session
 from taue.runner.embedded import Services, embedded_domains
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from tests.conftest import ADMIN_TOKEN
 
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import httpx2
 
+from taue.contracts.run import RunConfig
 from taue.runner.embedded import Services, embedded_domains
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from tests.conftest import ADMIN_TOKEN
 
 CONFIG = RunConfig(run="cleanup", domains=["airline"], agent="oracle", trials=1, limit=2)

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from taue.contracts.emotions import condition
+from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.envs.runtime.discovery import get_domain
-from taue.runner.results import EpisodeRecord, ResultsFile
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.results import ResultsFile
+from taue.runner.runner import execute_run
 from taue.simulator.satisfaction import tolerated_needless_questions
 from tests.conftest import ADMIN_TOKEN
 

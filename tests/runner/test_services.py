@@ -14,12 +14,13 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 import taue.runner.runner as runner_module
 from taue.contracts.episode import LoggedCall
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.catalog import expected_outcome
 from taue.envs.runtime.discovery import get_domain
 from taue.proto.serving import channel
 from taue.proto.v1 import common_pb2, scorer_pb2, scorer_pb2_grpc, simulator_pb2, simulator_pb2_grpc
 from taue.runner.embedded import Services, embedded_domains
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from taue.scorer.client import ScorerClient
 from taue.scorer.scoring import ScoreRequest, score_episode
 from taue.scorer.service import build_server as build_scorer

@@ -18,7 +18,7 @@ import httpx2
 import psutil
 import pytest
 
-from taue.runner.results import EpisodeRecord
+from taue.contracts.run import EpisodeRecord
 from tests.conftest import ADMIN_TOKEN
 from tests.paths import ROOT
 

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from taue.contracts.run import RunConfig
 from taue.runner.catalog import local_catalog
 from taue.runner.merge import MergeError, merge_runs
-from taue.runner.runner import RunConfig, execute_run, task_set_hash
+from taue.runner.runner import execute_run, task_set_hash
 
 pytestmark = pytest.mark.xdist_group("task-set-hash")
 

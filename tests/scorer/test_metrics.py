@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from taue.scorer.metrics import EpisodeOutcome, bootstrap_ci, pass_hat_k, summarize
+from taue.contracts.run import EpisodeOutcome, GroupMetrics, RunMetrics
+from taue.scorer import metrics
+from taue.scorer.metrics import bootstrap_ci, pass_hat_k
 
 EMOTION = ("warm", "high", "cautious")
+
+
+def summarize(outcomes: list[EpisodeOutcome]) -> dict:
+    """The summary as its JSON object (what `taue summary --json` prints of it)."""
+    return metrics.summarize(outcomes).model_dump(mode="json")
 
 
 def approx(value: float):
@@ -144,3 +151,11 @@ def test_empty_run_summarizes_to_zeros() -> None:
     m = summarize([])
     assert m["episodes"] == 0 and m["pass_hat_k"] == {} and m["avg_reward"] == 0.0
     assert m["neutral"] is None and m["emotion_delta"] is None and m["by_trust"] == {}
+
+
+def test_the_summary_is_typed() -> None:
+    m = metrics.summarize([*trials("t", [1, 0]), *trials("t-neutral", [1, 1], family=None)])
+    assert isinstance(m, RunMetrics) and isinstance(m.neutral, GroupMetrics)
+    assert m.headline == "emotional" and m.pass_hat_k == {"1": 0.5, "2": 0.0}
+    assert m.emotion_delta is not None and m.emotion_delta.delta == -0.5
+    assert m.breakdown("family") == m.by_family and m.by_family["anger"].episodes == 2

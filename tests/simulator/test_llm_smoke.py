@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from taue.runner.runner import RunConfig, execute_run
+from taue.contracts.run import RunConfig
+from taue.runner.runner import execute_run
 from tests.conftest import ADMIN_TOKEN
 from tests.llama_server import LlamaServer
 

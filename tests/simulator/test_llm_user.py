@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification
+from taue.contracts.run import RunConfig
 from taue.envs.runtime.discovery import get_domain
 from taue.runner import runner
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from taue.simulator import llm
 from taue.simulator.anchors import anchors_for
 from taue.simulator.llm import AGENT_GREETING, LLMUser, parse_reply, system_prompt

@@ -16,14 +16,14 @@ import pytest_asyncio
 
 from taue.contracts.emotions import CONDITIONS, EMOTIONS
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Message, Notification
+from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.runner.agents.oracle import completion_report, refused_goals
 from taue.runner.agents.pester import argument_names
 from taue.runner.audit import audit_record, facts_in
 from taue.runner.embedded import Services, embedded_services
 from taue.runner.episode import episode_seed
-from taue.runner.results import EpisodeRecord
-from taue.runner.runner import Outcome, RunConfig, execute_run, run_episodes, with_condition
+from taue.runner.runner import Outcome, execute_run, run_episodes, with_condition
 from taue.simulator import phrasing
 from taue.simulator.satisfaction import (
     ACKNOWLEDGEMENT_LIMIT,

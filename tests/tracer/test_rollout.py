@@ -9,9 +9,10 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from taue.contracts.run import EpisodeRecord
 from taue.envs.runtime.discovery import get_domain
 from taue.runner.interaction import interaction_stats
-from taue.runner.results import EpisodeRecord, ResultsFile
+from taue.runner.results import ResultsFile
 from tests.tracer.conftest import TASKS_PER_DOMAIN, TRIALS, Rollouts, taue
 
 pytestmark = pytest.mark.xdist_group("training-data")

@@ -32,15 +32,23 @@ def domains_command(
     """The domains this installation serves. `tools`/`edges`/`density`: the domain's tool graph (its
     workflow tools, without calculate, think and the hand-over); `all_tools`: every tool the MCP server
     lists; `tasks`: evaluation tasks (emotional + neutral twins); `train_tasks`: the training split;
-    `db_rows`/`db_size` (bytes): the seed database every episode starts from."""
-    from taue.envs.runtime.discovery import domain_names
+    `db_rows`/`db_size` (bytes): the seed database every episode starts from (counted once per seed;
+    figures are cached, see taue/cli/domain_facts.py)."""
+    from taue.cli.domain_facts import cached_rows, remember_rows
 
-    rows, broken = [], []
-    for name in domain_names():
-        try:
-            rows.append(domain_facts(name))
-        except Exception as exc:  # a registered domain that does not load: name it, list the others
-            broken.append(f"domain {name!r} does not load: {type(exc).__name__}: {exc}")
+    broken: list[str] = []
+    rows = cached_rows()  # every figure unchanged since the last call: no domain is imported
+    if rows is None:
+        from taue.envs.runtime.discovery import domain_names
+
+        rows = []
+        for name in domain_names():
+            try:
+                rows.append(domain_facts(name))
+            except Exception as exc:  # a registered domain that does not load: name it, list the others
+                broken.append(f"domain {name!r} does not load: {type(exc).__name__}: {exc}")
+        if not broken:
+            remember_rows(rows)
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
     else:
@@ -61,11 +69,12 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
 
 
 def domain_facts(name: str) -> dict[str, Any]:
+    from taue.cli.domain_facts import seed_facts
     from taue.envs.runtime.discovery import get_domain
     from taue.tracer.graph import graph_path, load_graph
 
     domain = get_domain(name)
-    image = domain.seed_image
+    seed = seed_facts(domain)  # counted once per seed, not rebuilt per call (taue/cli/domain_facts.py)
     graph = load_graph(domain) if graph_path(domain).exists() else None
     return {
         "name": name,
@@ -77,9 +86,9 @@ def domain_facts(name: str) -> dict[str, Any]:
         "tasks": len(domain.tasks),
         "emotional_tasks": sum(1 for task in domain.tasks if task.emotion is not None),
         "train_tasks": len(domain.train_tasks),
-        "db_tables": {table: len(rows) for table, rows in image.row_texts.items()},
-        "db_rows": sum(len(rows) for rows in image.row_texts.values()),
-        "db_size": len(image.image_bytes),
+        "db_tables": seed["db_tables"],
+        "db_rows": sum(seed["db_tables"].values()),
+        "db_size": seed["db_size"],
     }
 
 

@@ -59,8 +59,33 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def _not_running(exc: Exception, service: str, address: str, domain: str = "") -> typer.Exit:
+    """A failed call's one-line error; when nothing answers at `address`, it names the command that
+    starts the service there (instead of gRPC's UNAVAILABLE or aiohttp's connection error)."""
+    # the env's InfraError comes from a refused or unreachable connection; gRPC says UNAVAILABLE
+    down = isinstance(exc.__cause__, OSError) if service == "env" else ": UNAVAILABLE: " in str(exc)
+    if not down:
+        return _fail(str(exc))
+    from urllib.parse import urlsplit
+
+    if service == "env":
+        host, port = urlsplit(address).hostname or "", urlsplit(address).port or 80
+        command, flag = f"taue serve env {domain} --control-port {port}", "--env URL"
+    else:
+        host, _, port_text = address.rpartition(":")
+        port = int(port_text) if port_text.isdigit() else 0
+        command, flag = f"taue serve {service} --port {port}", f"--{service} HOST:PORT"
+    if host not in ("localhost", "127.0.0.1", "::1", "[::1]"):
+        command += f" --host {host}"
+    name = f"{domain} domain server" if service == "env" else service
+    return _fail(
+        f"no {name} answers at {address}: start it with `{command}` (same TAUE_ADMIN_TOKEN), "
+        f"or give {flag} of a running one"
+    )
+
+
 ENV_HELP = (
-    "Control URL of the domain's server, e.g. http://localhost:9001, or `taue run`'s DOMAIN=URL pairs "
+    "Control URL of the domain's server, e.g. http://localhost:9000, or `taue run`'s DOMAIN=URL pairs "
     "(space-separated; --domain's is used). Default: $TAUE_ENV_<DOMAIN>."
 )
 
@@ -129,7 +154,11 @@ async def _new(
         try:
             task = await control.task(task_id)
             opened = await open_episode(control, client, task, seed, UserOptions())
-        except (InfraError, ValueError, SimulatorCallError) as exc:
+        except InfraError as exc:
+            raise _not_running(exc, "env", control_url, domain) from None
+        except SimulatorCallError as exc:
+            raise _not_running(exc, "simulator", simulator) from None
+        except ValueError as exc:
             raise _fail(str(exc)) from None
         finally:
             await client.close()
@@ -181,14 +210,16 @@ async def _say(state: EpisodeState, message: str):
         control = ControlClient(state.control_url, http, _admin_token())
         try:
             calls, _ = await control.tool_log_since(state.episode_id, state.calls_seen)
-        except (InfraError, ValueError) as exc:
+        except InfraError as exc:
+            raise _not_running(exc, "env", state.control_url, state.domain) from None
+        except ValueError as exc:
             raise _fail(str(exc)) from None
     state.calls_seen += len(calls)
     client = SimulatorClient(state.simulator, token=_admin_token())
     try:
         return await client.respond(state.session_id, agent_turn(message, calls))
     except SimulatorCallError as exc:
-        raise _fail(str(exc)) from None
+        raise _not_running(exc, "simulator", state.simulator) from None
     finally:
         await client.close()
 
@@ -223,7 +254,11 @@ async def _score(state: EpisodeState, termination: str):
             scored = await score_episode(
                 control, client, state.domain, state.task_id, state.episode_id, state.transcript, termination
             )
-        except (InfraError, ValueError, ScorerCallError) as exc:
+        except InfraError as exc:
+            raise _not_running(exc, "env", state.control_url, state.domain) from None
+        except ScorerCallError as exc:
+            raise _not_running(exc, "scorer", state.scorer) from None
+        except ValueError as exc:
             raise _fail(str(exc)) from None
         finally:
             await client.close()

@@ -6,7 +6,6 @@ remote services, resume) works the same for rollouts that collect training data.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable
@@ -16,6 +15,12 @@ from typing import TYPE_CHECKING, Annotated, NamedTuple
 import typer
 
 from taue.cli.options import (
+    LIMITS_PANEL,
+    MODEL_PANEL,
+    STORAGE_PANEL,
+    TASKS_PANEL,
+    USER_PANEL,
+    WORKERS_PANEL,
     console,
     fail,
     parse_domains,
@@ -23,13 +28,13 @@ from taue.cli.options import (
     parse_location,
     parse_price_table,
     parse_shard,
-    stdout_console,
 )
 from taue.cli.settings import SettingsCommand, SettingsFile
+from taue.cli.tables import print_failures, print_summary
 
 if TYPE_CHECKING:
+    from taue.contracts.run import LoadedRun, RunConfig
     from taue.runner.embedded import Services
-    from taue.runner.runner import RunConfig
     from taue.runner.storage import RunLocation
 
 
@@ -56,32 +61,7 @@ def make_run_command(
             typer.Option(help="Agent under test: oracle, pester, model, http://HOST:PORT, a2a://HOST:PORT."),
         ] = "oracle",
         user: Annotated[str, typer.Option(help="User simulator backend: scripted or llm.")] = "scripted",
-        user_model: Annotated[str | None, typer.Option(help="Model of the llm user backend.")] = None,
-        user_base_url: Annotated[
-            str | None,
-            typer.Option(help="OpenAI-compatible endpoint of the llm user (key: TAUE_USER_API_KEY)."),
-        ] = None,
-        model: Annotated[
-            str | None, typer.Option(help="Model of the built-in agent (--agent model).")
-        ] = None,
-        base_url: Annotated[
-            str | None,
-            typer.Option(help="OpenAI-compatible endpoint of --agent model (key: TAUE_AGENT_API_KEY)."),
-        ] = None,
-        max_tool_calls_per_turn: Annotated[
-            int, typer.Option(min=1, help="Built-in model agent's cap per turn.")
-        ] = 30,
-        enable_thinking: Annotated[
-            bool | None,
-            typer.Option(
-                "--thinking/--no-thinking",
-                help="Send chat_template_kwargs enable_thinking true/false to the model agent's and the "
-                "llm user's endpoints (Qwen3-family models; default: send nothing).",
-            ),
-        ] = None,
         trials: Annotated[int, typer.Option(min=1, help="Trials per task (k of pass^k).")] = default_trials,
-        concurrency: Annotated[int, typer.Option(min=1, max=4096, help="Episodes in flight at once.")] = 32,
-        seed: Annotated[int, typer.Option(help="Run seed: same seed, same conversations and results.")] = 0,
         out: Annotated[
             str | None,
             typer.Option(
@@ -89,72 +69,157 @@ def make_run_command(
                 "(default: runs/AGENT-USER-seedSEED, rollout-… for rollouts)."
             ),
         ] = None,
+        seed: Annotated[int, typer.Option(help="Run seed: same seed, same conversations and results.")] = 0,
+        concurrency: Annotated[int, typer.Option(min=1, max=4096, help="Episodes in flight at once.")] = 32,
+        quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+        model: Annotated[
+            str | None,
+            typer.Option(rich_help_panel=MODEL_PANEL, help="Model of the built-in agent (--agent model)."),
+        ] = None,
+        base_url: Annotated[
+            str | None,
+            typer.Option(
+                rich_help_panel=MODEL_PANEL,
+                help="OpenAI-compatible endpoint of --agent model (key: TAUE_AGENT_API_KEY).",
+            ),
+        ] = None,
+        max_tool_calls_per_turn: Annotated[
+            int, typer.Option(rich_help_panel=MODEL_PANEL, min=1, help="Built-in model agent's cap per turn.")
+        ] = 30,
+        enable_thinking: Annotated[
+            bool | None,
+            typer.Option(
+                "--thinking/--no-thinking",
+                rich_help_panel=MODEL_PANEL,
+                help="Send chat_template_kwargs enable_thinking true/false to the model agent's and the "
+                "llm user's endpoints (Qwen3-family models; default: send nothing).",
+            ),
+        ] = None,
+        price_table: Annotated[
+            Path | None,
+            typer.Option(
+                rich_help_panel=MODEL_PANEL,
+                help='JSON {"MODEL": {"input": $/1M tokens, "output": $/1M}}: agent and user cost.',
+            ),
+        ] = None,
+        user_model: Annotated[
+            str | None, typer.Option(rich_help_panel=USER_PANEL, help="Model of the llm user backend.")
+        ] = None,
+        user_base_url: Annotated[
+            str | None,
+            typer.Option(
+                rich_help_panel=USER_PANEL,
+                help="OpenAI-compatible endpoint of the llm user (key: TAUE_USER_API_KEY).",
+            ),
+        ] = None,
         split: Annotated[
-            str, typer.Option(help="eval (the benchmark's tasks) or train (the training split).")
+            str,
+            typer.Option(
+                rich_help_panel=TASKS_PANEL,
+                help="eval (the benchmark's tasks) or train (the training split).",
+            ),
         ] = default_split,
         tasks: Annotated[
-            str, typer.Option(help="all, emotional (no twins) or neutral (twins only).")
+            str,
+            typer.Option(
+                rich_help_panel=TASKS_PANEL, help="all, emotional (no twins) or neutral (twins only)."
+            ),
         ] = "all",
         limit: Annotated[
-            int | None, typer.Option(min=1, help="Only the first N selected tasks of each domain (by id).")
+            int | None,
+            typer.Option(
+                rich_help_panel=TASKS_PANEL,
+                min=1,
+                help="Only the first N selected tasks of each domain (by id).",
+            ),
         ] = None,
         task_id: Annotated[
-            list[str] | None, typer.Option("--task-id", help="Only these tasks (repeatable).")
+            list[str] | None,
+            typer.Option("--task-id", rich_help_panel=TASKS_PANEL, help="Only these tasks (repeatable)."),
         ] = None,
         condition: Annotated[
             str | None,
-            typer.Option(help="Play every emotional task under this condition id (see taue emotion list)."),
+            typer.Option(
+                rich_help_panel=TASKS_PANEL,
+                help="Play every emotional task under this condition id (see taue emotion list).",
+            ),
         ] = None,
-        max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before the episode is cut.")] = 200,
-        max_tool_calls: Annotated[
-            int, typer.Option(min=1, help="Tool calls before the episode is cut.")
+        task_set: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--task-set", rich_help_panel=TASKS_PANEL, help="Imported task set to run (repeatable)."
+            ),
+        ] = None,
+        max_turns: Annotated[
+            int,
+            typer.Option(rich_help_panel=LIMITS_PANEL, min=1, help="Agent turns before the episode is cut."),
         ] = 200,
-        turn_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds the agent has per turn.")] = 120.0,
-        env: Annotated[
-            list[str] | None, typer.Option(help="DOMAIN=URL of a running domain's control port (repeatable).")
-        ] = None,
-        simulator: Annotated[
-            str | None, typer.Option(help="HOST:PORT of a running simulator service (default: in-process).")
-        ] = None,
-        scorer: Annotated[
-            str | None, typer.Option(help="HOST:PORT of a running scorer service (default: in-process).")
-        ] = None,
-        name: Annotated[
-            str | None,
-            typer.Option(help="Run name stored in every record (default: the --out folder's name)."),
-        ] = None,
-        shard: Annotated[
-            str | None, typer.Option(help="I/N: run only shard I of N of the sorted (task, trial) list.")
-        ] = None,
+        max_tool_calls: Annotated[
+            int,
+            typer.Option(rich_help_panel=LIMITS_PANEL, min=1, help="Tool calls before the episode is cut."),
+        ] = 200,
+        turn_timeout: Annotated[
+            float, typer.Option(rich_help_panel=LIMITS_PANEL, min=0.1, help="Seconds the agent has per turn.")
+        ] = 120.0,
         workers: Annotated[
             str,
             typer.Option(
+                rich_help_panel=WORKERS_PANEL,
                 help="Worker processes, each with its own embedded servers: N (1-64), or auto: one per "
                 f"core once --concurrency gives each {WORKER_CONCURRENCY} episodes in flight "
-                f"({WAITING_WORKER_CONCURRENCY} when they wait on models or a remote agent), else 1."
+                f"({WAITING_WORKER_CONCURRENCY} when they wait on models or a remote agent), else 1.",
             ),
         ] = "auto",
-        price_table: Annotated[
-            Path | None,
-            typer.Option(help='JSON {"MODEL": {"input": $/1M tokens, "output": $/1M}}: agent and user cost.'),
+        shard: Annotated[
+            str | None,
+            typer.Option(
+                rich_help_panel=WORKERS_PANEL,
+                help="I/N: run only shard I of N of the sorted (task, trial) list.",
+            ),
         ] = None,
-        quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+        env: Annotated[
+            list[str] | None,
+            typer.Option(
+                rich_help_panel=WORKERS_PANEL,
+                help="DOMAIN=URL of a running domain's control port (repeatable).",
+            ),
+        ] = None,
+        simulator: Annotated[
+            str | None,
+            typer.Option(
+                rich_help_panel=WORKERS_PANEL,
+                help="HOST:PORT of a running simulator service (default: in-process).",
+            ),
+        ] = None,
+        scorer: Annotated[
+            str | None,
+            typer.Option(
+                rich_help_panel=WORKERS_PANEL,
+                help="HOST:PORT of a running scorer service (default: in-process).",
+            ),
+        ] = None,
+        name: Annotated[
+            str | None,
+            typer.Option(
+                rich_help_panel=STORAGE_PANEL,
+                help="Run name stored in every record (default: the --out folder's name).",
+            ),
+        ] = None,
         repair: Annotated[
             bool,
             typer.Option(
                 "--repair",
+                rich_help_panel=STORAGE_PANEL,
                 help="First drop the lines of results.jsonl and errors.jsonl that are not valid records "
                 "(a backup copy is kept); their episodes then run again.",
             ),
         ] = False,
-        task_set: Annotated[
-            list[str] | None, typer.Option("--task-set", help="Imported task set to run (repeatable).")
-        ] = None,
         allow_endpoint_change: Annotated[
             bool,
             typer.Option(
+                rich_help_panel=STORAGE_PANEL,
                 help="Resume a run whose settings differ only in a model endpoint's URL (--base-url, "
-                "--user-base-url); the change is recorded in run.json."
+                "--user-base-url); the change is recorded in run.json.",
             ),
         ] = False,
         config: SettingsFile = None,
@@ -162,11 +227,12 @@ def make_run_command(
         import asyncio
 
         from taue.contracts.emotions import BY_ID, CONDITIONS
+        from taue.contracts.run import RunConfig
         from taue.runner.agents import AgentOptions, validate_agent_spec
         from taue.runner.embedded import Services
         from taue.runner.interaction import interaction_stats
         from taue.runner.lifecycle import Interrupted
-        from taue.runner.runner import RunConfig, StorageLost, before_exit
+        from taue.runner.runner import StorageLost, before_exit
         from taue.scorer.metrics import summarize
 
         env_urls = parse_env_urls(env or [])
@@ -372,8 +438,9 @@ def summary(
 ) -> None:
     """Metrics of a finished or partial run: Avg@k, pass^k, average reward, UNSATISFIED rate, and how
     the agent talked (`interaction`: tool calls against questions to the user)."""
+    from taue.contracts.run import RunSummary
     from taue.runner.interaction import interaction_stats
-    from taue.runner.results import ResultsFileError
+    from taue.runner.results import ResultsFile, load_run
     from taue.runner.storage import StorageError
     from taue.scorer.metrics import summarize
 
@@ -384,61 +451,43 @@ def summary(
     location = parse_location(run_dir)
     judge = (judge_model, judge_base_url, judge_cache) if judge_model and judge_base_url else None
     try:
-        records = _records(location)
-        failures = run_failure_categories(location, records, judge)
-        retries = _retries(location)
-    except (StorageError, ResultsFileError) as exc:
+        results = ResultsFile(location)
+        if not results.exists():
+            raise fail(f"{results.shown} does not exist")
+        run = load_run(location)
+        failures = run_failure_categories(run, judge)
+    except (StorageError, ValueError) as exc:  # ValueError: a bad line, a damaged run.json
         raise fail(str(exc)) from None
-    metrics = summarize(record.outcome() for record in records)
-    interaction = interaction_stats(records)
+    metrics = summarize(record.outcome() for record in run.records)
+    interaction = interaction_stats(run.records)
+    extra = {"interaction": interaction, "failure_categories": failures, "retries": run.retries}
+    result = RunSummary.model_validate({**metrics.model_dump(), **extra})
     if as_json:
-        extra = {"interaction": interaction, "failure_categories": failures, "retries": retries}
-        typer.echo(json.dumps({**metrics, **extra}, indent=2, sort_keys=True))
+        typer.echo(result.to_json())
     else:
         print_summary(metrics, interaction)
         print_failures(failures)
-        if retries:
-            console.print(f"retries: {retries} episodes rerun after infrastructure errors (errors.jsonl)")
+        if run.retries:
+            console.print(f"retries: {run.retries} episodes rerun after infrastructure errors (errors.jsonl)")
 
 
-def _records(location: RunLocation) -> list:
-    from taue.runner.results import ResultsFile
-
-    results = ResultsFile(location)
-    if not results.exists():
-        raise fail(f"{results.shown} does not exist")
-    return results.load()
-
-
-def _retries(location: RunLocation) -> int:
-    """Episode-level retries: the runner reran an episode after an infrastructure error."""
-    from taue.runner.results import ResultsFile
-
-    return sum(1 for entry in ResultsFile(location).errors() if entry.get("kind") == "retry")
-
-
-def run_failure_categories(
-    run_dir: Path | RunLocation, records: list, judge: tuple[str, str, Path | None] | None = None
-) -> dict:
+def run_failure_categories(run: LoadedRun, judge: tuple[str, str, Path | None] | None = None) -> dict:
     """The failure categories of a run: its records, plus its infrastructure errors not rerun since;
     with `judge` (model, base URL, cache file or None), the LLM judge's labels too (exit 1 when its
     endpoint fails)."""
     from taue.report.failures import attribute_records, failure_categories
     from taue.report.run_data import open_infra_errors
-    from taue.runner.results import CONFIG
-    from taue.runner.storage import RunLocation
 
-    location = RunLocation.parse(run_dir)
-    config = json.loads(location.read_text(CONFIG)) if location.exists(CONFIG) else {}
-    open_errors = open_infra_errors(location, records)
-    failures = attribute_records(records, config.get("split", "eval"))
+    records = run.records
+    open_errors = open_infra_errors(run, records)
+    failures = attribute_records(records, run.split)
     if judge is None:
         return failure_categories(failures, infra_errors=len(open_errors))
     from taue.report.llm_judge import JudgeSettings, JudgeUnavailable, judge_failures
 
     settings = JudgeSettings.from_env(*judge)
     try:
-        result = judge_failures(records, failures, settings, config.get("split", "eval"))
+        result = judge_failures(records, failures, settings, run.split)
     except JudgeUnavailable as exc:
         raise fail(str(exc), 1) from None
     except OSError as exc:
@@ -447,95 +496,6 @@ def run_failure_categories(
     console.print(f"llm judge {settings.model}: {result.asked} asked, {reused} from {settings.cache_file}")
     stats = failure_categories(result.failures, infra_errors=len(open_errors))
     return {**stats, "llm_judge": result.block()}
-
-
-def print_failures(stats: dict) -> None:
-    """Why the failed episodes failed: one category each (docs/reports.md); then the LLM judge's
-    labels, as shares of the failures it judged, when it was asked."""
-    from rich.table import Table
-
-    if not stats["failed"]:
-        return
-    table = Table(title=f"failure categories ({stats['failed']} failed episodes)")
-    for column in ("category", "episodes", "share"):
-        table.add_column(column, justify="left" if column == "category" else "right")
-    for name, count in stats["counts"].items():
-        table.add_row(name, str(count), f"{stats['shares'][name]:.1%}")
-    judge = stats.get("llm_judge")
-    if judge is not None:
-        table.caption = f"judge: {judge['model']}, {judge['judged']} judged, {judge['errors']} judge errors"
-        table.rows[-1].end_section = True
-        for label, count in judge["counts"].items():
-            table.add_row(f"judge: {label}", str(count), f"{judge['shares'][label]:.1%}")
-    stdout_console().print(table)
-
-
-def print_summary(metrics: dict, interaction: dict | None = None) -> None:
-    """The run summary: headline, neutral twins, the breakdowns of the headline, the emotion delta,
-    then the interaction figures."""
-    from rich.table import Table
-
-    table = Table(title=f"τ-Emotion-Bench summary (headline: {metrics['headline']} tasks)")
-    for column in ("group", "episodes", "avg reward", "Avg@k", "pass^k", "UNSATISFIED"):
-        table.add_column(column, justify="right" if column != "group" else "left")
-
-    def row(name: str, m: dict) -> None:
-        top = str(m["trials"]) if m["trials"] else None
-        pass_k = f"{m['pass_hat_k'][top]:.3f}" if top else "-"
-        table.add_row(
-            name,
-            str(m["episodes"]),
-            f"{m['avg_reward']:.3f}",
-            f"{m['avg_at_k']:.3f}",
-            pass_k,
-            f"{m['unsatisfied_rate']:.1%}",
-        )
-
-    row(metrics["headline"], metrics)
-    if metrics["neutral"] is not None and metrics["headline"] != "neutral":
-        row("neutral twins", metrics["neutral"])
-    for key in ("by_domain", "by_family", "by_politeness", "by_urgency", "by_trust"):
-        for name, group in metrics.get(key, {}).items():
-            row(f"{key[3:]}: {name}", group)
-    stdout_console().print(table)
-    delta = metrics["emotion_delta"]
-    if delta is not None:
-        stdout_console().print(
-            f"emotion delta (emotional − neutral pass^1, {delta['pairs']} twin pairs): "
-            f"{delta['delta']:+.3f}, 95% CI [{delta['ci_low']:+.3f}, {delta['ci_high']:+.3f}]"
-        )
-    if interaction is not None and interaction["episodes"]:
-        print_interaction(interaction)
-
-
-def print_interaction(stats: dict) -> None:
-    """Tool calls against questions to the user, overall, by domain and by emotion family."""
-    from rich.table import Table
-
-    table = Table(title="interaction (questions: agent messages with a question mark)")
-    columns = ("group", "episodes", "calls/ep", "questions/ep", "calls/question", "calls > questions")
-    for column in (*columns, "needless q/ep"):
-        table.add_column(column, justify="right" if column != "group" else "left")
-
-    def cell(value: float | None, form: str = ".2f") -> str:
-        return "-" if value is None else format(value, form)
-
-    def row(name: str, m: dict) -> None:
-        table.add_row(
-            name,
-            str(m["episodes"]),
-            cell(m["tool_calls_per_episode"]),
-            cell(m["questions_per_episode"]),
-            cell(m["tool_calls_per_question"]),
-            cell(m["more_calls_than_questions"], ".1%"),
-            cell(m["needless_questions_per_episode"]),
-        )
-
-    row("all", stats)
-    for key in ("by_domain", "by_family"):
-        for name, group in stats[key].items():
-            row(f"{key[3:]}: {name}", group)
-    stdout_console().print(table)
 
 
 def _admin_token() -> str | None:

@@ -203,8 +203,9 @@ def verify(
 ) -> None:
     """Check the committed task sets; exit 1 on any problem.
 
-    Every task replays and passes the Tracer's checks; the sets meet their requirements (counts, mean
-    gold calls, refusal share, conditions, entity-disjoint split).
+    Every task replays and passes the Tracer's checks and the prose lints; the sets meet their
+    requirements (counts, mean gold calls, refusal share, conditions, entity-disjoint split, the
+    realism targets).
     """
     import asyncio
 
@@ -228,8 +229,11 @@ def stats(
 ) -> None:
     """What the task sets hold, per domain and across domains.
 
-    Gold-call distribution, intents, write mix, refusal share, condition coverage and the build's
-    rejections by reason; the distinct conditions across the domains' evaluation sets.
+    Realism of the emotional evaluation set (writes and reads per task, declared vs realised intent
+    and walk-length mixes, instruction words, reason and preference shares, sentence-skeleton
+    diversity, the most common sentence, ids denied); gold-call distribution, intents, write mix,
+    refusal share, condition coverage and the build's rejections by reason; the distinct conditions
+    across the domains' evaluation sets.
     """
     from taue.tracer.stats import cross_domain_conditions, domain_stats
 
@@ -249,6 +253,19 @@ def stats(
 
 def _print_stats(entry: dict) -> None:
     typer.echo(f"== {entry['domain']}")
+    r = entry["realism"]
+    typer.echo(
+        f"  realism (emotional eval): writes/task {r['writes_per_task']}, reads/task {r['reads_per_task']}, "
+        f"no-write {r['no_write_share']:.0%}, words {r['words']}, reasons {r['reason_share']:.0%}, "
+        f"preferences {r['preference_share']:.0%}, skeletons {r['skeleton_share']:.0%}, "
+        f"top sentence {r['top_sentence_share']:.0%}, ids denied {r['ids_denied']}"
+    )
+    for name in ("intent_mix", "walk_mix"):
+        mix = r[name]
+        typer.echo(
+            f"    {name.replace('_', ' ')}: declared {mix.get('declared')} realised {mix['realised']} "
+            f"(gap {mix['gap']} points)"
+        )
     for split in ("eval", "train"):
         s = entry[split]
         conditions = s["conditions"]

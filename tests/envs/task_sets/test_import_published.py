@@ -16,13 +16,14 @@ from typing import Any
 
 import pytest
 
+from taue.contracts.run import RunConfig
 from taue.contracts.tasks import Task, twin_mismatches
 from taue.envs.runtime.discovery import domain_names, get_domain
 from taue.envs.runtime.task_checks import _scenario_problems, output_problems
 from taue.envs.task_sets.exporter import published_tables, seed_state
 from taue.envs.task_sets.importer import import_task_set
 from taue.envs.task_sets.storage import TaskSetInfo
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 from tests.paths import PUBLISHED_DATA
 
 DATA = PUBLISHED_DATA

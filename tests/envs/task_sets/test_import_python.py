@@ -16,6 +16,7 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from taue.cli import app
+from taue.contracts.run import RunConfig
 from taue.contracts.tasks import Task, twin_mismatches
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.task_checks import task_problems
@@ -25,7 +26,7 @@ from taue.envs.task_sets.importer import import_task_set
 from taue.envs.task_sets.pyparse import read_python_tasks
 from taue.envs.task_sets.storage import TaskSetError
 from taue.runner.results import ResultsFile
-from taue.runner.runner import RunConfig, execute_run
+from taue.runner.runner import execute_run
 
 pytestmark = pytest.mark.xdist_group("import-python")  # module-scoped fixtures: built once, on one worker
 
