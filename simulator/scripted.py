@@ -115,13 +115,13 @@ class ScriptedUser:
         return self.reply(turn.message, turn.notifications, turn.successful_calls)
 
     def opening(self) -> str:
-        """Feeling, the reason for the call (when the scenario gives it in the customer's words), the
-        first goal's request and the volunteered facts, coloured by the condition."""
+        """Feeling, the first goal's request, the reason for the call (when the scenario gives it in
+        the customer's words) and the volunteered facts, coloured by the condition."""
         facts = " ".join(state_fact(n, self.scenario.known_info[n]) for n in self.scenario.volunteered)
         first = self.scenario.goals[0]
         self.times_requested[first.id] = 1
         reason = self.scenario.reason_for_call if _in_own_words(self.scenario.reason_for_call) else ""
-        return self.voice.opening(" ".join(p for p in (reason, first.request, facts) if p))
+        return self.voice.opening(" ".join(p for p in (first.request, reason, facts) if p))
 
     def reply(
         self, agent_message: str, notifications: Iterable[Notification] = (), successful_calls: int = 0

@@ -16,22 +16,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from taue.contracts.emotions import CONDITIONS, Condition
-from taue.contracts.tasks import Provenance, Task, neutral_twin
+from taue.contracts.tasks import Provenance, Task, UserScenario, neutral_twin
 from taue.envs.runtime.authoring import TracerSpec
 from taue.envs.runtime.domain import Domain
 from taue.tracer.compose import Draft, Rejected, draft_task
-from taue.tracer.conditions import classified, design_slot, designed_condition, emotion_for, feeling_text
+from taue.tracer.conditions import block_conditions, classified, emotion_for, feeling_text
 from taue.tracer.graph import ToolGraph, load_graph
-from taue.tracer.refine import LlmRefiner, evaluation_of, goal_ids, instruction_of, scenario_of
+from taue.tracer.lints import instruction_lints
+from taue.tracer.mixes import Shape, planned_shape
+from taue.tracer.prose import instruction_text
+from taue.tracer.refine import LlmRefiner, decided_arguments, evaluation_of, goal_ids, scenario_of
 from taue.tracer.verify import careful_failures, duplicate_key, task_rejection
 
 EVAL_FILE, TRAIN_FILE = "tasks.json", "train.json"
 CHALLENGE_EVERY = 7
 """Every 7th position of a split (from the 4th) holds a policy challenge: 8 of 58, about 14 %; the
 other positions hold none."""
-MAX_CANDIDATES_PER_TASK = 60
+MAX_CANDIDATES = {"eval": 150, "train": 45}
+"""Candidates for one position with its planned number of intents; after these, one intent fewer is
+planned (until one intent is left) and the count starts again."""
 FEELING_TRIES = 5
 CAREFUL_ROUNDS = 4
+
+
+def is_challenge_position(position: int) -> bool:
+    return position % CHALLENGE_EVERY == 3
 
 
 class BuildError(RuntimeError):
@@ -57,6 +66,8 @@ class BuildResult:
     train_tasks: list[Task] = field(default_factory=list)
     rejections: Counter[str] = field(default_factory=Counter)
     candidates: int = 0
+    reduced: int = 0
+    """Positions built with fewer intents than planned (every candidate of the planned shape failed)."""
 
 
 Progress = Callable[[str, int, int], None]
@@ -78,6 +89,7 @@ class Builder:
         self.result = BuildResult(domain.name, seed)
         self.progress = progress or (lambda stage, done, total: None)
         self._seen: set[str] = set()
+        self._conditions: list[Condition] = []
 
     async def build(
         self, eval_count: int = 58, train_count: int = 700, verify_with_agent: bool = True
@@ -89,6 +101,7 @@ class Builder:
         return self.result
 
     async def _evaluation_set(self, count: int, verify_with_agent: bool) -> list[Task]:
+        self._conditions = block_conditions(self.domain.name, self.seed, count, is_challenge_position)
         tasks: list[Task | None] = [None] * count
         used: set[str] = set()
         counter = iter(range(10**9))
@@ -121,32 +134,47 @@ class Builder:
     def _with_twins(self, tasks: list[Task | None]) -> list[Task]:
         return [t for task in tasks if task is not None for t in (task, neutral_twin(task))]
 
-    async def _accepted(self, position: int, split: str, used: set[str], counter, count: int) -> Task:
-        """The next candidate that passes every stage, for this position of the split."""
-        for _ in range(MAX_CANDIDATES_PER_TASK):
-            index = next(counter)
-            self.result.candidates += 1
-            try:
-                task = await self._candidate(position, split, index, used)
-            except Rejected as rejected:
-                self.result.rejections[rejected.reason] += 1
-                continue
-            used.update(task.provenance.stages["entities"])
-            return task
-        raise BuildError(
-            f"{self.domain.name}: no {split} task for position {position} of {count} after "
-            f"{MAX_CANDIDATES_PER_TASK} candidates; most common rejections: "
-            f"{self.result.rejections.most_common(3)}"
+    def _shape(self, split: str, position: int) -> Shape:
+        spec = self.spec
+        return planned_shape(
+            spec.intent_counts, spec.walk_lengths, self.domain.name, self.seed, split, position
         )
 
-    async def _candidate(self, position: int, split: str, index: int, used: set[str]) -> Task:
+    async def _accepted(self, position: int, split: str, used: set[str], counter, count: int) -> Task:
+        """The next candidate that passes every stage, for this position of the split: of the planned
+        shape, or with one intent fewer each time `MAX_CANDIDATES` candidates of a shape failed."""
+        shape = self._shape(split, position)
+        while True:
+            for _ in range(MAX_CANDIDATES[split]):
+                index = next(counter)
+                self.result.candidates += 1
+                try:
+                    task = await self._candidate(position, split, index, used, shape)
+                except Rejected as rejected:
+                    self.result.rejections[rejected.reason] += 1
+                    continue
+                used.update(task.provenance.stages["entities"])
+                return task
+            if shape.intents == 1:
+                break
+            self.result.reduced += 1
+            shape = Shape(shape.lengths[:-1])
+        raise BuildError(
+            f"{self.domain.name}: no {split} task for position {position} of {count}; most common "
+            f"rejections: {self.result.rejections.most_common(3)}"
+        )
+
+    async def _candidate(self, position: int, split: str, index: int, used: set[str], shape: Shape) -> Task:
         rng = random.Random(f"tracer:{self.domain.name}:{self.seed}:{split}:{index}")
-        challenge = position % CHALLENGE_EVERY == 3
+        challenge = is_challenge_position(position)
         pool = [c for c in self.customers if c.id not in used]
-        draft = draft_task(self.spec, self.view, self.domain, self.graph, pool, rng, challenge)
+        draft = draft_task(self.spec, self.view, self.domain, self.graph, pool, rng, shape, challenge)
         if draft.entities & used:
             raise Rejected("entities already used")
         task = await self._task(draft, position, split, index, rng)
+        lints = instruction_lints(task)
+        if lints:
+            raise Rejected("lint: " + lints[0].split(":")[0])
         reason = await task_rejection(self.domain, task)
         if reason is not None:
             raise Rejected(reason)
@@ -159,10 +187,7 @@ class Builder:
     async def _task(self, draft: Draft, position: int, split: str, index: int, rng: random.Random) -> Task:
         name = self.domain.name
         task_id = f"{name}-{position + 1:03d}" if split == "eval" else f"{name}-train-{position + 1:04d}"
-        if split == "eval":
-            condition = designed_condition(design_slot(name, position), self.seed)
-        else:
-            condition = rng.choice(CONDITIONS)
+        condition = self._conditions[position] if split == "eval" else rng.choice(CONDITIONS)
         topics = [part.intent.topic for part in draft.parts]
         feeling = self._feeling(condition, topics, rng)
         stages = {
@@ -176,6 +201,9 @@ class Builder:
             "walk_lengths": draft.draws["walk_lengths"],
             "challenges": [part.intent.name for part in draft.parts if part.intent.challenge],
             "broken_rules": [rule.id for part in draft.parts for rule in part.broken],
+            "decided": decided_arguments(draft),
+            "reasons": [part.grounded.reason for part in draft.parts],
+            "preferences": [part.grounded.preference for part in draft.parts],
             "feeling": feeling,
             "condition": condition.id,
         }
@@ -184,19 +212,19 @@ class Builder:
             id=task_id,
             domain=name,
             user_scenario=scenario,
-            instruction=await self._instruction(draft, scenario.known_info),
+            instruction=await self._instruction(draft, scenario, rng),
             emotion=emotion_for(condition, rng),
             evaluation=evaluation_of(draft),
             twin=f"{task_id}-neutral" if split == "eval" else None,
             provenance=Provenance(source="tracer", index=index, seed=self.seed, stages=stages),
         )
 
-    async def _instruction(self, draft: Draft, known: dict[str, str]) -> str:
-        """The template's instruction, rewritten by the refiner when one is given and it kept every fact."""
-        text = instruction_of(draft)
+    async def _instruction(self, draft: Draft, scenario: UserScenario, rng: random.Random) -> str:
+        """The written instruction, rewritten by the refiner when one is given and it kept every fact."""
+        text = instruction_text(draft, scenario, rng)
         if self.refiner is None:
             return text
-        facts = [fact for fact in (draft.customer.name, *known.values()) if fact in text]
+        facts = [fact for fact in (draft.customer.name, *scenario.known_info.values()) if fact in text]
         refined = await self.refiner.refine(text, facts)
         if refined is None:
             self.result.rejections["refiner dropped a fact (template kept)"] += 1
@@ -231,7 +259,7 @@ def write_result(result: BuildResult, folder: Path) -> list[Path]:
     files = {
         EVAL_FILE: task_file_text(result.eval_tasks),
         TRAIN_FILE: train_file_text(result.train_tasks),
-        REPORT_FILE: report_text(result.seed, result.candidates, result.rejections, counts),
+        REPORT_FILE: report_text(result.seed, result.candidates, result.rejections, counts, result.reduced),
     }
     folder.mkdir(parents=True, exist_ok=True)
     written = []

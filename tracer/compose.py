@@ -14,9 +14,10 @@ from taue.contracts.tasks import Action
 from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, Rule, TracerSpec
 from taue.envs.runtime.domain import Domain
 from taue.tracer.graph import ToolGraph, parameters
-from taue.tracer.walks import draw, walks_into
+from taue.tracer.mixes import Shape
+from taue.tracer.walks import walks_into
 
-CUSTOMER_TRIES = 40
+CUSTOMER_TRIES = 200
 
 
 @dataclass
@@ -55,13 +56,13 @@ class Rejected(Exception):
         self.reason = reason
 
 
-def choose_intents(spec: TracerSpec, rng: random.Random, challenge: bool) -> list[Intent]:
-    """The intents of one task; with `challenge`, one of them is a policy challenge."""
+def choose_intents(spec: TracerSpec, rng: random.Random, challenge: bool, count: int) -> list[Intent]:
+    """`count` intents (by weight); with `challenge`, one of them is a policy challenge."""
     ordinary = [intent for intent in spec.intents if not intent.challenge]
     challenges = [intent for intent in spec.intents if intent.challenge]
-    chosen = [rng.choice(ordinary) for _ in range(draw(rng, spec.intent_counts))]
+    chosen = rng.choices(ordinary, weights=[i.weight for i in ordinary], k=count)
     if challenge and challenges:
-        chosen[rng.randrange(len(chosen))] = rng.choice(challenges)
+        chosen[rng.randrange(len(chosen))] = rng.choices(challenges, [i.weight for i in challenges])[0]
     return chosen
 
 
@@ -72,10 +73,14 @@ def draft_task(
     graph: ToolGraph,
     customers: list[Customer],
     rng: random.Random,
+    shape: Shape,
     challenge: bool = False,
 ) -> Draft:
-    """One candidate; raises `Rejected` with the reason when the draw does not make a task."""
-    intents = choose_intents(spec, rng, challenge)
+    """One candidate of the planned `shape`; raises `Rejected` with the reason when the draw does not
+    make a task. The planned workflow lengths may go to the intents in any order; an intent that has
+    no workflow of any planned length takes another declared length (the records decide how many
+    reads lead to them: the third order of a profile is three reads away)."""
+    intents = choose_intents(spec, rng, challenge, shape.intents)
     customer, grounded = _ground(spec, view, customers, intents, rng)
     if all(concrete.kind == "information" for concrete in grounded):
         # Every task changes the database or protects it (a refusal): an answer alone could be
@@ -84,11 +89,17 @@ def draft_task(
     parts: list[Part] = []
     last = customer.identity[-1].name
     taken = list(customer.identity)
-    lengths = []
+    lengths: list[int] = []
+    unused = list(shape.lengths)
+    rng.shuffle(unused)
     for intent, concrete in zip(intents, grounded, strict=True):
-        length = draw(rng, spec.walk_lengths)
-        lengths.append(length)
-        part = _workflow(domain, graph, intent, concrete, customer, last, length, taken, rng)
+        # Planned lengths first, then the other declared ones, longest first (the records more often
+        # allow a short workflow than a long one, so a fallback should not add to the short ones).
+        tries = [*unused, *sorted(spec.walk_lengths, reverse=True)]
+        part = _first_workflow(domain, graph, intent, concrete, customer, last, tries, taken, rng)
+        lengths.append(len(part.walk))
+        if len(part.walk) in unused:
+            unused.remove(len(part.walk))
         part.broken = spec.check_policy(view, concrete.write) if concrete.write is not None else []
         if intent.challenge and not part.broken:
             raise Rejected(f"challenge allowed by the policy ({intent.name})")
@@ -116,6 +127,26 @@ def _ground(
         else:
             return customer, grounded
     raise Rejected("no customer fits the intents")
+
+
+def _first_workflow(
+    domain: Domain,
+    graph: ToolGraph,
+    intent: Intent,
+    concrete: Grounded,
+    customer: Customer,
+    start: str,
+    lengths: list[int],
+    taken: list[Action],
+    rng: random.Random,
+) -> Part:
+    """The intent's workflow of the first of `lengths` that has one."""
+    for length in dict.fromkeys(lengths):
+        try:
+            return _workflow(domain, graph, intent, concrete, customer, start, length, taken, rng)
+        except Rejected:
+            continue
+    raise Rejected(f"no workflow of a declared length ({intent.name})")
 
 
 def _workflow(

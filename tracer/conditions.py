@@ -18,26 +18,15 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import product
 
+from taue.contracts.domain import DESIGN_DOMAINS
 from taue.contracts.emotions import BY_ID, FAMILIES, POLITENESS, TRUST, URGENCY, Condition, condition_id
 from taue.contracts.tasks import Emotion
 
-DESIGN_DOMAINS = (
-    "airline",
-    "retail",
-    "telecom",
-    "telehealth",
-    "school",
-    "basketball",
-    "restaurant",
-    "travel",
-    "movie",
-    "bank",
-)
-"""The ten domains in the order their evaluation sets take blocks of the design."""
 BLOCK = 58
 CLASSIFIER_ROUTE = "tfidf"  # numpy only and deterministic: the same feeling maps the same way everywhere
 
@@ -77,14 +66,49 @@ def designed_condition(slot: int, seed: int) -> Condition:
     return BY_ID[condition_id(emotion, politeness, urgency, trust)]
 
 
+def block_conditions(domain: str, seed: int, count: int, challenge: Callable[[int], bool]) -> list[Condition]:
+    """The designed conditions of a domain's evaluation set, with enjoyment kept off the policy
+    challenges: a challenge position holding an enjoyment condition trades it with the nearest
+    ordinary position that holds another family (the set's multiset of conditions is unchanged)."""
+    conditions = [designed_condition(design_slot(domain, position), seed) for position in range(count)]
+    for position in range(count):
+        if not challenge(position) or conditions[position].family != "enjoyment":
+            continue
+        nearest = sorted(range(count), key=lambda other: (abs(other - position), other))
+        other = next((q for q in nearest if not challenge(q) and conditions[q].family != "enjoyment"), None)
+        if other is not None:
+            conditions[position], conditions[other] = conditions[other], conditions[position]
+    return conditions
+
+
+HISTORY = re.compile(
+    r"\b(again|third time|once more|burned|grievances?|every time|keeps? happening|as usual|"
+    r"last time|before|for weeks|repeatedly|since the first|yet another|previous(ly)?|still not)\b",
+    re.IGNORECASE,
+)
+"""Words that give the situation a history: no Tracer scenario has one."""
+CALM = re.compile(
+    r"\b(no rush|not in a hurry|in no hurry|whenever|low-priority|take your time)\b", re.IGNORECASE
+)
+HURRIED = re.compile(
+    r"\b(quickly|immediately|right now|urgent|asap|hurry|over with|every minute)\b", re.IGNORECASE
+)
+
+
+def fits_situation(text: str) -> bool:
+    """A feeling or anchor a Tracer task can carry: no history it lacks, no clash about time."""
+    return not HISTORY.search(text) and not (CALM.search(text) and HURRIED.search(text))
+
+
 def feeling_text(condition: Condition, topics: Sequence[str], rng: random.Random) -> str:
     """A feeling from the user's context (their topics) in the words of the condition's phrase bank."""
     from taue.simulator.anchors.phrases import FEELINGS, POLITENESS_PHRASES, TRUST_PHRASES, URGENCY_PHRASES
 
     about = " and ".join(topics)
+    feelings = [f for f in FEELINGS[condition.emotion] if fits_situation(f)] or FEELINGS[condition.emotion]
     parts = [
         f"You are contacting support about {about}",
-        rng.choice(FEELINGS[condition.emotion]),
+        rng.choice(feelings),
         rng.choice(POLITENESS_PHRASES[condition.politeness]),
         rng.choice(URGENCY_PHRASES[condition.urgency]),
         rng.choice(TRUST_PHRASES[condition.trust]),
@@ -102,7 +126,8 @@ def emotion_for(condition: Condition, rng: random.Random) -> Emotion:
     """The task's emotion: the condition with one of its anchor instructions, sampled."""
     from taue.simulator.anchors import anchors_for
 
-    instruction = rng.choice(anchors_for(condition.id))
+    anchors = anchors_for(condition.id)
+    instruction = rng.choice([a for a in anchors if fits_situation(a)] or anchors)
     return Emotion(
         family=condition.family,
         emotion=condition.emotion,

@@ -9,12 +9,13 @@ with any OpenAI-compatible endpoint; a rewrite that loses a fact is discarded.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 from taue.contracts.tasks import Action, Evaluation, Goal, Target, UserScenario
 from taue.envs.runtime.authoring import TracerSpec
 from taue.envs.runtime.goal_targets import attach_targets
-from taue.tracer.compose import Draft, Part
+from taue.tracer.compose import Draft
 
 
 def scenario_of(
@@ -27,24 +28,62 @@ def scenario_of(
         _merge(known, part.grounded.known, separate=True)
         _merge(discoverable, part.grounded.discoverable, separate=False)
     goals = goals_of(draft, write_tools)
-    reasons = list(dict.fromkeys(p.grounded.reason or p.grounded.request for p in draft.parts))
     return UserScenario(
-        persona=f"{customer.name}, {rng.choice(spec.personas)}.",
-        reason_for_call=" ".join(reasons),
+        persona=f"{customer.name}, {persona_of(draft, spec, rng)}.",
+        reason_for_call=spoken_reason(draft.parts[0].grounded.reason),
         known_info=known,
         volunteered=list(customer.known),
         unknown_info=[name.replace("_", " ") for name in discoverable],
         discoverable=discoverable,
         goals=goals,
+        preferences=[sentence(p.grounded.preference) for p in draft.parts if p.grounded.preference],
+    )
+
+
+def persona_of(draft: Draft, spec: TracerSpec, rng: random.Random) -> str:
+    """A persona who would bring the first need (the domain's personas when its bank names none)."""
+    return rng.choice(draft.parts[0].grounded.personas or spec.personas)
+
+
+FIRST_PERSON = re.compile(r"\b(I|I'm|I've|I'd|I'll|my|me|we|our|us)\b")
+
+
+def spoken_reason(reason: str) -> str:
+    """The first need's reason as the customer says it after the request ("I ordered it by
+    mistake."); a reason without a first-person word is said as the reason for asking."""
+    if not reason:
+        return ""
+    # Bank reasons start in lower case unless they start with a name, so they are used as written.
+    if FIRST_PERSON.search(reason):
+        return sentence(reason)
+    return f"I'm asking because {reason.strip().rstrip('.')}."
+
+
+def sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def decided_arguments(draft: Draft) -> list[str]:
+    """`tool.argument` names of gold writes that the policy decides (exempt from derivability)."""
+    return sorted(
+        f"{part.grounded.write.name}.{name}"
+        for part in draft.parts
+        if part.grounded.write is not None
+        for name in part.grounded.decided
     )
 
 
 def _merge(facts: dict[str, str], more: dict[str, str], separate: bool) -> None:
     """Add `more` to `facts`; a name already holding another value gets a numbered name (`separate`,
-    for what the user says about each request) or both values ("#W1 and #W2", for ids)."""
+    for what the user says about each request: a value already known under a numbered name of the
+    same fact is not stored twice) or both values ("#W1 and #W2", for ids)."""
     for name, value in more.items():
         if facts.get(name, value) == value:
             facts[name] = value
+        elif separate and _numbered_holding(facts, name, value):
+            continue
         elif separate:
             number = 2
             while f"{name}_{number}" in facts:
@@ -52,6 +91,10 @@ def _merge(facts: dict[str, str], more: dict[str, str], separate: bool) -> None:
             facts[f"{name}_{number}"] = value
         else:
             facts[name] = f"{facts[name]} and {value}"
+
+
+def _numbered_holding(facts: dict[str, str], name: str, value: str) -> bool:
+    return any(facts.get(f"{name}_{number}") == value for number in range(2, len(facts) + 2))
 
 
 def goal_ids(draft: Draft) -> list[str]:
@@ -92,18 +135,6 @@ def _key_arguments(write: Action) -> dict:
         k: v for k, v in write.arguments.items() if isinstance(v, str) and (k == "id" or k.endswith("_id"))
     }
     return ids or dict(list(write.arguments.items())[:1])
-
-
-def instruction_of(draft: Draft) -> str:
-    customer = draft.customer
-    facts = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in customer.known.items())
-    wants = " ".join(_sentence(part) for part in draft.parts)
-    return f"You are {customer.name} ({facts}). {wants} You do not know any ids; the agent can look them up."
-
-
-def _sentence(part: Part) -> str:
-    text = part.grounded.situation.strip()
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def evaluation_of(draft: Draft) -> Evaluation:

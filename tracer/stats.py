@@ -79,10 +79,20 @@ def entities(tasks: list[Task]) -> set[str]:
     return {entity for task in tasks for entity in _stages(task).get("entities", [])}
 
 
+def domain_realism(domain: Domain) -> dict[str, Any]:
+    """The realism measures of the domain's emotional evaluation set, mixes against the declared ones."""
+    from taue.tracer.build import tracer_spec
+    from taue.tracer.realism import realism
+
+    spec = tracer_spec(domain)
+    return realism(emotional(domain.tasks), domain.write_tools, spec.intent_counts, spec.walk_lengths)
+
+
 def domain_stats(domain: Domain) -> dict[str, Any]:
     report = read_report(domain)
     return {
         "domain": domain.name,
+        "realism": domain_realism(domain),
         "eval": set_stats(emotional(domain.tasks), domain.write_tools),
         "train": set_stats(domain.train_tasks, domain.write_tools),
         "candidates": report.get("candidates"),
@@ -95,11 +105,14 @@ def read_report(domain: Domain) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-def report_text(seed: int, candidates: int, rejections: Counter[str], counts: dict[str, int]) -> str:
+def report_text(
+    seed: int, candidates: int, rejections: Counter[str], counts: dict[str, int], reduced: int = 0
+) -> str:
     body = {
         "seed": seed,
         "candidates": candidates,
         "kept": counts,
+        "reduced": reduced,
         "rejections": dict(sorted(rejections.items(), key=lambda kv: (-kv[1], kv[0]))),
     }
     return json.dumps(body, indent=2) + "\n"
@@ -107,7 +120,9 @@ def report_text(seed: int, candidates: int, rejections: Counter[str], counts: di
 
 def set_problems(domain: Domain, eval_count: int = 58, train_count: int = 700) -> list[str]:
     """What a domain's committed sets lack (empty when they meet every requirement)."""
-    problems = []
+    from taue.tracer.realism import realism_problems
+
+    problems = [f"realism: {problem}" for problem in realism_problems(domain_realism(domain))]
     tasks = emotional(domain.tasks)
     stats = set_stats(tasks, domain.write_tools)
     twins = [t for t in domain.tasks if t.emotion is None]

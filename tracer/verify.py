@@ -47,10 +47,13 @@ async def underivable_arguments(domain: Domain, task: Task) -> list[str]:
     offset = len(task.initial_state)
     scenario = task.user_scenario
     known = " ".join([*scenario.known_info.values(), *(g.request for g in scenario.goals)]).lower()
+    decided = set(task.provenance.stages.get("decided", [])) if task.provenance else set()
     missing = []
     for index, action in enumerate(task.evaluation.actions):
         seen = known + " " + " ".join(call.output for call in log[: offset + index]).lower()
         for name, value in scalars(action.arguments):
+            if f"{action.name}.{name.split('.')[0].split('[')[0]}" in decided:
+                continue
             if not _derivable(value, seen):
                 missing.append(f"{action.name}.{name}={value!r}")
     return missing
@@ -75,9 +78,10 @@ def duplicate_key(task: Task, write_tools: frozenset[str]) -> str:
 
 async def careful_failures(domain: Domain, tasks: list[Task], seed: int) -> dict[str, int]:
     """Task id -> reward, for every task the careful agent with the scripted user does not solve."""
+    from taue.contracts.run import RunConfig
     from taue.envs.runtime.server import DomainServer
     from taue.runner.embedded import Services
-    from taue.runner.runner import RunConfig, execute_run
+    from taue.runner.runner import execute_run
 
     server = DomainServer(domain, tasks=tasks)
     await server.start()
@@ -103,10 +107,13 @@ async def verify_domain(domain: Domain, rebuild: bool = False) -> list[str]:
     from taue.tracer.stats import read_report, set_problems
 
     problems = set_problems(domain) + twin_mismatches(domain.tasks)
+    from taue.tracer.lints import instruction_lints
+
     for task in [*domain.tasks, *domain.train_tasks]:
         reason = await task_rejection(domain, task)
         if reason is not None:
             problems.append(f"{task.id}: {reason}")
+        problems += [f"{task.id}: {lint}" for lint in instruction_lints(task)]
     if rebuild:
         problems += await _rebuild_differences(domain, read_report(domain))
     return problems

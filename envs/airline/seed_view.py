@@ -39,7 +39,7 @@ PERSONAS = (
     "a nurse juggling shifts around a trip", "a student flying home for the holidays",
     "a parent planning a family trip on a budget", "a touring musician with a lot of gear",
     "a first-time flyer who double-checks everything", "a sales manager who wants things done quickly",
-    "a wedding guest travelling with relatives", "a researcher on her way to a conference",
+    "a wedding guest travelling with relatives", "a researcher on the way to a conference",
     "a small-business owner visiting suppliers", "a frequent flyer who knows the rules well",
 )  # fmt: skip
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from functools import partial
 
+from taue.envs.airline.phrases import BANKS
 from taue.envs.airline.policy_check import check_policy
 from taue.envs.airline.seed_view import (
     CABIN_WORDS,
@@ -32,38 +33,41 @@ from taue.envs.airline.seed_view import (
     trip_words,
 )
 from taue.envs.airline.tools import AIRPORTS
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, Wording, write
 
 # -------------------------------------------------------------------------------------------- intents
 
-CANCEL_REASONS = {
-    "business": ("my plans changed and I no longer need the trip", "your plans changed"),
-    "recent": ("I booked it by mistake yesterday", "you booked it by mistake yesterday"),
-    "insured": ("I have fallen ill and my doctor told me not to travel", "you have fallen ill"),
-    "airline": ("the airline cancelled my flight", "the airline cancelled your flight"),
-    "none": ("my plans changed", "your plans changed"),
-}
+
+def wording(intent: str, rng: random.Random, reason: str = "", **slots: object) -> Wording:
+    """One draw of the intent's phrase bank (phrases.py), its slots filled from the records."""
+    return BANKS[intent].word(rng, slots, reason=reason)
 
 
 def cancel_trip(view: AirlineView, customer: Customer, rng: random.Random) -> Grounded | None:
     trips = view.ordered([t for t in view.future(customer.id) if cancellable(view, t)], rng)
-    return _cancel(view, trips[0], *CANCEL_REASONS[cancellable(view, trips[0])]) if trips else None
+    if not trips:
+        return None
+    return _cancel(
+        view,
+        trips[0],
+        wording("cancel_trip", rng, cancellable(view, trips[0]) or "", trip=trip_words(trips[0])),
+    )
 
 
 def cancel_ineligible(view: AirlineView, customer: Customer, rng: random.Random) -> Grounded | None:
     trips = [t for t in view.future(customer.id) if cancellable(view, t) is None and not view.flown(t)]
-    return _cancel(view, view.ordered(trips, rng)[0], *CANCEL_REASONS["none"]) if trips else None
+    if not trips:
+        return None
+    trip = view.ordered(trips, rng)[0]
+    return _cancel(view, trip, wording("cancel_ineligible", rng, trip=trip_words(trip)))
 
 
-def _cancel(view: AirlineView, trip: Record, mine: str, yours: str) -> Grounded:
-    words = trip_words(trip)
+def _cancel(view: AirlineView, trip: Record, words: Wording) -> Grounded:
     return view.goal(
         trip,
-        request=f"Please cancel {words} and refund it; {mine}.",
-        situation=f"You want {words} cancelled and refunded because {yours}",
+        **words.fields(),
         write=write("cancel_reservation", reservation_id=trip["reservation_id"]),
-        known={"trip_to_cancel": words, "cancel_reason": yours},
-        reason="Cancel a reservation.",
+        known={"trip_to_cancel": trip_words(trip), "cancel_reason": words.reason},
     )
 
 
@@ -99,30 +103,41 @@ def _change(basic: bool, view: AirlineView, customer: Customer, rng: random.Rand
             customer.id, (new["price"] - trip["flights"][index]["price"]) * len(trip["passengers"]), rng
         )
         if method is not None:
-            return _move(view, trip, index, new, method)
+            return _move(
+                view, trip, index, new, method, "change_basic_economy" if basic else "change_flight", rng
+            )
     return None
 
 
 change_flight, change_basic_economy = partial(_change, False), partial(_change, True)
 
 
-def _move(view: AirlineView, trip: Record, index: int, new: Record, method: Record) -> Grounded:
+def _move(
+    view: AirlineView, trip: Record, index: int, new: Record, method: Record, intent: str, rng: random.Random
+) -> Grounded:
     segments = list(trip["flights"])
     old, segments[index] = segments[index], new
     which = "return flight" if index == 1 else "flight" if len(segments) == 1 else "outbound flight"
-    words, day = trip_words(trip), long_date(new["date"])
-    pay = card_words(method)
+    words, pay = trip_words(trip), card_words(method)
+    key = "earlier" if new["date"] < old["date"] else "later"
+    said = wording(
+        intent,
+        rng,
+        key,
+        trip=words,
+        which=which,
+        old_day=long_date(old["date"]),
+        day=long_date(new["date"]),
+        date=new["date"],
+        pay=pay,
+    )
     return view.goal(
         trip,
-        request=f"On {words}, please move my {which} to {day}, same flight, and put any fare "
-        f"difference on my {pay}.",
-        situation=f"On {words}, you want your {which} moved from {long_date(old['date'])} to {day} "
-        f"({new['date']}) on the same flight, any fare difference paid with your {pay}",
+        **said.fields(),
         bindings={"origin": new["origin"], "destination": new["destination"], "date": new["date"]},
         write=new_flights(trip, trip["cabin"], segments, method),
         known={"trip_to_change": words, "new_date": new["date"], "pay_with": pay},
         evidence=(trip["reservation_id"], new["date"]),
-        reason="Move a flight to another day.",
     )
 
 
@@ -140,12 +155,10 @@ def upgrade_cabin(view: AirlineView, customer: Customer, rng: random.Random) -> 
         if method is None:
             continue
         words, pay, segments = trip_words(trip), card_words(method), trip["flights"]
+        said = wording("upgrade_cabin", rng, cabin, trip=words, cabin=CABIN_WORDS[cabin], pay=pay)
         return view.goal(
             trip,
-            request=f"I'd like to move {words} up to {CABIN_WORDS[cabin]} on every flight, paid with "
-            f"my {pay}.",
-            situation=f"You want {words} upgraded to {CABIN_WORDS[cabin]} on all its flights, keeping the "
-            f"same flights, and the difference paid with your {pay}",
+            **said.fields(),
             bindings={
                 "origin": Lookups(tuple(s["origin"] for s in segments)),
                 "destination": Lookups(tuple(s["destination"] for s in segments)),
@@ -154,9 +167,11 @@ def upgrade_cabin(view: AirlineView, customer: Customer, rng: random.Random) -> 
             write=new_flights(trip, cabin, segments, method),
             known={"trip_to_upgrade": words, "new_cabin": CABIN_WORDS[cabin], "pay_with": pay},
             evidence=(trip["reservation_id"], cabin),
-            reason="Upgrade the cabin of a reservation.",
         )
     return None
+
+
+EXTRA_WORDS = {1: "one more checked bag", 2: "two more checked bags"}
 
 
 def add_bags(view: AirlineView, customer: Customer, rng: random.Random) -> Grounded | None:
@@ -170,7 +185,9 @@ def add_bags(view: AirlineView, customer: Customer, rng: random.Random) -> Groun
         method = view.payer(customer.id, 50 * paid, rng)
         if method is None:
             continue
-        return _bags(view, trip, total, paid, method, f"add {bag_words(extra)} to")
+        words, pay = trip_words(trip), card_words(method)
+        said = wording("add_bags", rng, trip=words, extra=EXTRA_WORDS[extra], total=bag_words(total), pay=pay)
+        return _bags(view, trip, total, paid, method, said)
     return None
 
 
@@ -178,17 +195,15 @@ def remove_bags(view: AirlineView, customer: Customer, rng: random.Random) -> Gr
     for trip in view.ordered(view.future(customer.id), rng):
         method = view.payer(customer.id, 0, rng)
         if trip["total_baggages"] >= 1 and method is not None:
-            return _bags(view, trip, trip["total_baggages"] - 1, 0, method, "take one checked bag off")
+            said = wording("remove_bags", rng, trip=trip_words(trip), pay=card_words(method))
+            return _bags(view, trip, trip["total_baggages"] - 1, 0, method, said)
     return None
 
 
-def _bags(view: AirlineView, trip: Record, total: int, paid: int, method: Record, verb: str) -> Grounded:
-    words, pay = trip_words(trip), card_words(method)
+def _bags(view: AirlineView, trip: Record, total: int, paid: int, method: Record, said: Wording) -> Grounded:
     return view.goal(
         trip,
-        request=f"Please {verb} {words}; anything to settle goes on my {pay}.",
-        situation=f"You want to {verb} {words} ({bag_words(total)} in total afterwards), anything to settle "
-        f"on your {pay}",
+        **said.fields(),
         write=write(
             "update_reservation_baggages",
             reservation_id=trip["reservation_id"],
@@ -196,62 +211,72 @@ def _bags(view: AirlineView, trip: Record, total: int, paid: int, method: Record
             nonfree_baggages=paid,
             payment_id=method["id"],
         ),
-        known={"trip_for_bags": words, "bags_in_total_afterwards": str(total), "pay_with": pay},
-        reason="Change the checked bags of a reservation.",
+        known={
+            "trip_for_bags": trip_words(trip),
+            "bags_in_total_afterwards": str(total),
+            "pay_with": card_words(method),
+        },
     )
 
 
-def fix_passenger(view: AirlineView, customer: Customer, rng: random.Random) -> Grounded | None:
+def _passengers(
+    view: AirlineView, trip: Record, people: list[Record], said: Wording, known: dict
+) -> Grounded:
+    return view.goal(
+        trip,
+        **said.fields(),
+        write=write(
+            "update_reservation_passengers", reservation_id=trip["reservation_id"], passengers=people
+        ),
+        known={"trip": trip_words(trip), **known},
+    )
+
+
+def _newcomer(trip: Record, rng: random.Random) -> Record | None:
+    new = dict(rng.choice(NEWCOMERS))
+    return None if any(p["last_name"] == new["last_name"] for p in trip["passengers"]) else new
+
+
+def replace_passenger(view: AirlineView, customer: Customer, rng: random.Random) -> Grounded | None:
+    for trip in view.ordered(view.future(customer.id), rng):
+        people, new = trip["passengers"], _newcomer(trip, rng)
+        index = rng.randrange(len(people))
+        old = people[index]
+        if new is None or [person(p) for p in people].count(person(old)) > 1:
+            continue
+        said = wording(
+            "replace_passenger", rng, trip=trip_words(trip), old=person(old), new=person(new), dob=new["dob"]
+        )
+        fixed = [dict(new) if i == index else dict(p) for i, p in enumerate(people)]
+        known = {"traveller": person(old), "new_traveller": f"{person(new)}, born {new['dob']}"}
+        return _passengers(view, trip, fixed, said, known)
+    return None
+
+
+def fix_birth_date(view: AirlineView, customer: Customer, rng: random.Random) -> Grounded | None:
     for trip in view.ordered(view.future(customer.id), rng):
         people = trip["passengers"]
         index = rng.randrange(len(people))
         old = people[index]
         if [person(p) for p in people].count(person(old)) > 1:
             continue
-        if rng.random() < 0.5:
-            new = dict(rng.choice(NEWCOMERS))
-            if any(p["last_name"] == new["last_name"] for p in people):
-                continue
-            want = f"{person(new)} (born {new['dob']}) to travel instead of {person(old)}"
-            known = {"leaving_traveller": person(old), "new_traveller": f"{person(new)}, born {new['dob']}"}
-        else:
-            new = {**old, "dob": shift(old["dob"], rng.choice((-366, -31, 31, 366)))}
-            want = f"the date of birth of {person(old)} corrected to {new['dob']}"
-            known = {"traveller": person(old), "correct_date_of_birth": new["dob"]}
+        new = {**old, "dob": shift(old["dob"], rng.choice((-366, -31, 31, 366)))}
+        said = wording("fix_birth_date", rng, trip=trip_words(trip), traveller=person(old), dob=new["dob"])
         fixed = [dict(new) if i == index else dict(p) for i, p in enumerate(people)]
-        words = trip_words(trip)
-        return view.goal(
-            trip,
-            request=f"On {words}, I need {want.replace('the date of birth', 'the birth date')}.",
-            situation=f"On {words}, you want {want}",
-            write=write(
-                "update_reservation_passengers", reservation_id=trip["reservation_id"], passengers=fixed
-            ),
-            known={"trip": words, **known},
-            reason="Correct the travellers of a reservation.",
+        return _passengers(
+            view, trip, fixed, said, {"traveller": person(old), "correct_date_of_birth": new["dob"]}
         )
     return None
 
 
 def add_passenger(view: AirlineView, customer: Customer, rng: random.Random) -> Grounded | None:
     for trip in view.ordered(view.future(customer.id), rng):
-        new = dict(rng.choice(NEWCOMERS))
-        if len(trip["passengers"]) >= 5 or any(
-            p["last_name"] == new["last_name"] for p in trip["passengers"]
-        ):
+        new = _newcomer(trip, rng)
+        if len(trip["passengers"]) >= 5 or new is None:
             continue
-        words = trip_words(trip)
+        said = wording("add_passenger", rng, trip=trip_words(trip), new=person(new), dob=new["dob"])
         people = [dict(p) for p in trip["passengers"]] + [new]
-        return view.goal(
-            trip,
-            request=f"Please add {person(new)} (born {new['dob']}) as another traveller on {words}.",
-            situation=f"You want {person(new)} (born {new['dob']}) added as one more traveller on {words}",
-            write=write(
-                "update_reservation_passengers", reservation_id=trip["reservation_id"], passengers=people
-            ),
-            known={"trip": words, "new_traveller": f"{person(new)}, born {new['dob']}"},
-            reason="Add a traveller to a reservation.",
-        )
+        return _passengers(view, trip, people, said, {"new_traveller": f"{person(new)}, born {new['dob']}"})
     return None
 
 
@@ -308,18 +333,24 @@ def book_trip(view: AirlineView, customer: Customer, rng: random.Random) -> Grou
                     total_baggages=bags, nonfree_baggages=0, insurance="no")  # fmt: skip
     known = {"new_trip": f"one way {route}", "trip_type": "one_way", "travel_date": date, "insurance": "no",
              "cabin": CABIN_WORDS[cabin], "checked_bags": str(bags), "pay_with": pay}  # fmt: skip
+    said = wording(
+        "book_trip",
+        rng,
+        cabin=CABIN_WORDS[cabin],
+        route=route,
+        day=day,
+        date=date,
+        bags=bag_words(bags),
+        pay=pay,
+    )
     return Grounded(
-        request=f"I'd like to book a one-way {CABIN_WORDS[cabin]} trip {route} on {day}, just for me, on the "
-        f"cheapest direct flight, with {bag_words(bags)} and no insurance, paid with my {pay}.",
-        situation=f"You want a one-way {CABIN_WORDS[cabin]} trip {route} on {day} ({date}) for yourself "
-        f"only: the cheapest direct flight, {bag_words(bags)}, no travel insurance, paid with your {pay}",
+        **said.fields(),
         bindings={"origin": origin, "destination": destination, "date": date},
         write=booking,
         entities=frozenset({f"{customer.id}:booking"}),
         known=known,
         discoverable={"flight_number": best["flight_number"], "payment_id": method["id"]},
         evidence=(best["flight_number"],),
-        reason="Book a new one-way trip.",
     )
 
 
@@ -331,19 +362,16 @@ def cheapest_fare(view: AirlineView, customer: Customer, rng: random.Random) -> 
         best = cheapest_direct(view, trip["origin"], trip["destination"], date, trip["cabin"])
         if not TODAY < date <= LAST_DAY or best is None:
             continue
-        words, day = trip_words(trip), long_date(date)
+        words = trip_words(trip)
+        key = "earlier" if date < trip["flights"][0]["date"] else "later"
+        said = wording("cheapest_fare", rng, key, trip=words, day=long_date(date), date=date)
         return view.goal(
             trip,
+            **said.fields(),
             kind="information",
-            request=f"I'm thinking of flying {day} instead for {words}: which is the cheapest direct flight "
-            f"that day in the same cabin, and what is its fare?",
-            situation=f"You are thinking of flying on {day} ({date}) instead for {words}, and you want to "
-            f"know the cheapest direct flight of that day in the same cabin and its fare; you do not want to "
-            f"change anything yet",
             bindings={"origin": trip["origin"], "destination": trip["destination"], "date": date},
             known={"trip_to_check": words, "other_date": date},
             evidence=(best["flight_number"], f"${best['price']}"),
-            reason="Ask about fares on another day.",
         )
     return None
 
@@ -356,39 +384,40 @@ def flight_numbers(view: AirlineView, customer: Customer, rng: random.Random) ->
     words = trip_words(trip)
     return view.goal(
         trip,
+        **wording("flight_numbers", rng, trip=words).fields(),
         kind="information",
-        request=f"Which flight numbers am I booked on for {words}?",
-        situation=f"You want the flight numbers of {words}",
         known={"trip_to_check": words},
         evidence=tuple(dict.fromkeys(s["flight_number"] for s in trip["flights"])),
-        reason="Check the flights of a reservation.",
     )
 
 
 def compensation(view: AirlineView, customer: Customer, rng: random.Random) -> Grounded | None:
+    """A complaint about a flight the airline cancelled; the certificate's amount is the policy's
+    (100 dollars per traveller), so no text of the customer names it (`decided`)."""
     user = view.users[customer.id]
     for trip in view.ordered(view.trips(customer.id), rng):
         lost = [s for s in trip["flights"] if view.status(s) == "cancelled"]
         if not lost or not compensable(user, trip):
             continue
-        count = len(trip["passengers"])
-        amount, segment = 100 * count, lost[0]
-        flight = f"flight {segment['flight_number']} on {long_date(segment['date'])}"
-        travellers = "you alone" if count == 1 else f"the {count} of you"
+        segment = lost[0]
+        key = "past" if segment["date"] <= TODAY else "upcoming"
+        said = wording(
+            "compensation",
+            rng,
+            key,
+            flight=f"flight {segment['flight_number']}",
+            day=long_date(segment["date"]),
+            date=segment["date"],
+        )
+        amount = 100 * len(trip["passengers"])
         return view.goal(
             trip,
-            request=f"The airline cancelled my {flight}. I expect the compensation I am entitled to.",
-            situation=f"The airline cancelled your {flight} ({segment['date']}) and you complain about it; "
-            f"you have read that the airline gives a 100 dollar certificate per traveller, so you expect "
-            f"{amount} dollars for {travellers}",
+            **said.fields(),
             write=write("send_certificate", user_id=customer.id, amount=amount),
             entities=frozenset({trip["reservation_id"], f"{customer.id}:certificate"}),
-            known={
-                "cancelled_flight": f"{segment['flight_number']} on {segment['date']}",
-                "expected_compensation": f"{amount} dollars",
-            },
+            known={"cancelled_flight": f"{segment['flight_number']} on {segment['date']}"},
             evidence=(str(amount),),
-            reason="Complain about a cancelled flight.",
+            decided=frozenset({"amount"}),
         )
     return None
 
@@ -402,13 +431,16 @@ INTENTS = (
     Intent("change_flight", "update_reservation_flights", change_flight, "changing a flight", CHANGE, CHANGE),
     Intent("upgrade_cabin", "update_reservation_flights", upgrade_cabin, "upgrading a cabin", CHANGE, TRIP),
     Intent("add_bags", "update_reservation_baggages", add_bags, "adding checked bags", TRIP, TRIP),
-    Intent("fix_passenger", "update_reservation_passengers", fix_passenger, "fixing traveller details",
-           TRIP, TRIP),
+    Intent("replace_passenger", "update_reservation_passengers", replace_passenger, "changing a traveller",
+           TRIP, TRIP, weight=0.5),
+    Intent("fix_birth_date", "update_reservation_passengers", fix_birth_date, "fixing traveller details",
+           TRIP, TRIP, weight=0.5),
     Intent("book_trip", "book_reservation", book_trip, "booking a flight", SEARCH, ("search_direct_flight",)),
-    Intent("compensation", "send_certificate", compensation, "a cancelled flight", TRIP, TRIP),
+    Intent("compensation", "send_certificate", compensation, "a cancelled flight", TRIP, TRIP, weight=1.25),
     Intent("cheapest_fare", "search_direct_flight", cheapest_fare, "comparing fares",
-           ("get_reservation_details", "search_onestop_flight"), TRIP),
-    Intent("flight_numbers", "get_reservation_details", flight_numbers, "checking a booking", TRIP),
+           ("get_reservation_details", "search_onestop_flight"), TRIP, weight=0.35),
+    Intent("flight_numbers", "get_reservation_details", flight_numbers, "checking a booking", TRIP,
+           weight=0.35),
     Intent("cancel_ineligible", "cancel_reservation", cancel_ineligible, "cancelling a trip", TRIP, TRIP,
            challenge=True),
     Intent("change_basic_economy", "update_reservation_flights", change_basic_economy, "changing a flight",
@@ -426,6 +458,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={2: 0.15, 3: 0.45, 4: 0.4},
-    intent_counts={1: 0.05, 2: 0.45, 3: 0.5},
+    walk_lengths={2: 0.6, 3: 0.35, 4: 0.05},
+    intent_counts={2: 0.2, 3: 0.45, 4: 0.35},
 )

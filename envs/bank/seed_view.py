@@ -17,7 +17,7 @@ from taue.envs.runtime.authoring import Customer, Lookups
 Record = dict[str, Any]
 
 PERSONAS = (
-    "a nurse who banks on her phone between shifts",
+    "a nurse who banks by phone between shifts",
     "a retired machinist who reads every statement twice",
     "a freelance photographer with irregular income",
     "a college student paying rent for the first time",

@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 from taue.envs.bank import rules
+from taue.envs.bank.phrases import BANKS
 from taue.envs.bank.policy_check import check_policy
 from taue.envs.bank.rules import CARD_LIMIT_CAP, CARD_LIMIT_MIN, DISPUTE_WINDOW_DAYS, EXPRESS_SHIPPING_FEE
 from taue.envs.bank.seed_view import (
@@ -49,9 +50,11 @@ def _transfer(view: BankView, customer: Customer, rng: random.Random, too_much: 
         if amount is None:
             continue
         words, to = account_words(source), account_words(target)
+        key = "to_savings" if target["kind"] == "savings" else "to_checking"
+        slots = {"amount": f"${dollars(amount)}", "source": words, "target": to}
+        bank = BANKS["move_too_much" if too_much else "move_money"]
         return Grounded(
-            request=f"Please move {dollars(amount)} from my {words} to my {to}.",
-            situation=f"You want {dollars(amount)} moved from your {words} to your {to}",
+            **bank.word(rng, slots, reason=key).fields(),
             bindings={"account_id": view.account_lookups(source)},
             write=write(
                 "internal_transfer",
@@ -60,10 +63,9 @@ def _transfer(view: BankView, customer: Customer, rng: random.Random, too_much: 
                 amount=amount,
             ),
             entities=frozenset({source["account_id"], target["account_id"]}),
-            known={"transfer": f"{dollars(amount)} from your {words} to your {to}"},
+            known={"transfer": f"${dollars(amount)} from your {words} to your {to}"},
             discoverable={"from_account_id": source["account_id"], "to_account_id": target["account_id"]},
             evidence=(source["account_id"], target["account_id"], json.dumps(amount)),
-            reason="Move money between my accounts.",
         )
     return None
 
@@ -85,6 +87,7 @@ def move_too_much(view: BankView, customer: Customer, rng: random.Random) -> Gro
 
 
 def _payment(view: BankView, customer: Customer, rng: random.Random, pending: bool) -> Grounded | None:
+    """A payment to a saved payee; the payee fee (standard customers) is the agent's to disclose."""
     status = "pending_verification" if pending else "active"
     payees = [p for p in view.payees_of.get(customer.id, []) if p["status"] == status]
     fee = rules.PAYEE_FEE[view.tier(customer.id)]
@@ -93,20 +96,18 @@ def _payment(view: BankView, customer: Customer, rng: random.Random, pending: bo
         if not payees or amount is None:
             continue
         payee, words = rng.choice(payees), account_words(source)
-        fee_words = f" (the {dollars(fee)} fee is fine)" if fee else ""
+        slots = {"amount": f"${dollars(amount)}", "payee": payee["name"], "source": words}
+        bank = BANKS["pay_unverified_payee" if pending else "pay_bill"]
         return Grounded(
-            request=f"I need to pay {dollars(amount)} to {payee['name']} from my {words}{fee_words}.",
-            situation=f"You want to pay {dollars(amount)} to your payee {payee['name']} from your {words}"
-            + (f"; you accept the {dollars(fee)} payment fee" if fee else ""),
+            **bank.word(rng, slots, reason=payee["category"]).fields(),
             bindings={"account_id": view.account_lookups(source)},
             write=write(
                 "pay_payee", from_account_id=source["account_id"], payee_id=payee["payee_id"], amount=amount
             ),
             entities=frozenset({source["account_id"], payee["payee_id"]}),
-            known={"payment": f"{dollars(amount)} to {payee['name']} from your {words}"},
+            known={"payment": f"${dollars(amount)} to {payee['name']} from your {words}"},
             discoverable={"payee_id": payee["payee_id"], "from_account_id": source["account_id"]},
             evidence=(payee["payee_id"], json.dumps(amount)),
-            reason="Pay a bill to one of my payees.",
         )
     return None
 
@@ -141,42 +142,28 @@ def freeze(view: BankView, customer: Customer, rng: random.Random) -> Grounded |
     words = card_words(card)
     return _card_goal(
         view, card,
-        request=f"I can't find my {words}. Please freeze it for now; I may still find it at home.",
-        situation=f"You cannot find your {words} and want it frozen for now, not cancelled, since it may "
-        "still turn up at home",
+        **BANKS["freeze"].word(rng, {"card": words}).fields(),
         write=write("freeze_card", card_id=card["card_id"]),
         known={"card": words},
-        reason="Freeze a misplaced card.",
     )  # fmt: skip
 
 
 def _unfreeze(
     view: BankView, customer: Customer, rng: random.Random, statuses: tuple[str, ...]
 ) -> Grounded | None:
+    """The card's status decides the story: a frozen card was misplaced and found, a lost one was
+    found after the report, a blocked one just stopped working (the customer knows no block)."""
     cards = view.distinct_cards(customer.id, *statuses)
     if not cards:
         return None
     card = rng.choice(cards)
     words = card_words(card)
-    if card["status"] == "lost":
-        mine, yours = (
-            f"I found my {words} that I reported lost. Please",
-            f"You found your {words} that you had reported lost and",
-        )
-    elif card["status"] == "frozen":
-        mine, yours = (
-            f"I froze my {words} when I misplaced it, and I have found it again. Please",
-            f"You froze your {words} when you misplaced it, have found it again and",
-        )
-    else:
-        mine, yours = f"My {words} stopped working. Please", f"Your {words} stopped working and"
+    bank = BANKS["unfreeze" if "frozen" in statuses else "unfreeze_blocked"]
     return _card_goal(
         view, card,
-        request=f"{mine} unfreeze it; I want to use it again.",
-        situation=f"{yours} want it unfrozen so you can use it again",
+        **bank.word(rng, {"card": words}, reason=card["status"]).fields(),
         write=write("unfreeze_card", card_id=card["card_id"]),
         known={"card": words},
-        reason="Unfreeze a card.",
     )  # fmt: skip
 
 
@@ -188,7 +175,12 @@ def unfreeze_blocked(view: BankView, customer: Customer, rng: random.Random) -> 
     return _unfreeze(view, customer, rng, ("blocked", "lost"))
 
 
+GONE = {"stolen": "was stolen", "lost": "is lost", "frozen": "is lost for good"}
+
+
 def lost_card(view: BankView, customer: Customer, rng: random.Random) -> Grounded | None:
+    """A card reported lost or stolen (a frozen one: misplaced, frozen, never found). The customer
+    names the shipping; the express fee (standard customers) is the agent's to disclose."""
     cards = view.distinct_cards(customer.id, "active", "frozen")
     if not cards:
         return None
@@ -196,17 +188,15 @@ def lost_card(view: BankView, customer: Customer, rng: random.Random) -> Grounde
     fee = EXPRESS_SHIPPING_FEE[view.tier(customer.id)]
     affordable = view.accounts[card["account_id"]]["balance"] >= fee + 50
     shipping = "express" if affordable and rng.random() < 0.5 else "standard"
+    story = "frozen" if card["status"] == "frozen" else rng.choice(("stolen", "lost"))
     words = card_words(card)
-    how = "express" if shipping == "express" else "standard (free)"
+    slots = {"card": words, "gone": GONE[story], "shipping": shipping}
     return _card_goal(
         view, card,
-        request=f"My {words} was stolen. Please cancel it and send me a new one by {how} shipping.",
-        situation=f"Your {words} was stolen from your bag; you want it reported and a replacement sent by "
-        f"{how} shipping" + (f", even if it costs {dollars(fee)}" if shipping == "express" and fee else ""),
+        **BANKS["lost_card"].word(rng, slots, reason=story).fields(),
         write=write("report_card_lost", card_id=card["card_id"], shipping=shipping),
         known={"card": words, "shipping": shipping},
         evidence=(card["card_id"], shipping),
-        reason="Report a stolen card.",
     )  # fmt: skip
 
 
@@ -222,16 +212,14 @@ def _limit(view: BankView, customer: Customer, rng: random.Random, above_cap: bo
         options = [v for v in range(CARD_LIMIT_MIN * 5, cap + 1, 250) if v != card["daily_limit"]]
         limit = rng.choice(options)
     words = card_words(card)
-    why = "for a large purchase this week" if limit > card["daily_limit"] else "to keep my spending in check"
+    key = "raise" if limit > card["daily_limit"] else "lower"
+    bank = BANKS["limit_above_cap" if above_cap else "card_limit"]
     return _card_goal(
         view, card,
-        request=f"Please set the daily purchase limit of my {words} to {limit} dollars {why}.",
-        situation=f"You want the daily purchase limit of your {words} set to {limit} dollars "
-        + why.replace("my ", "your "),
+        **bank.word(rng, {"card": words, "limit": f"${limit}"}, reason=key).fields(),
         write=write("update_card_limit", card_id=card["card_id"], daily_limit=limit),
         known={"card": words, "new_daily_limit": str(limit)},
         evidence=(card["card_id"], str(limit)),
-        reason="Change a card's daily limit.",
     )  # fmt: skip
 
 
@@ -245,12 +233,20 @@ def limit_above_cap(view: BankView, customer: Customer, rng: random.Random) -> G
 
 # ------------------------------------------------------------------------------------------- disputes
 
-STORIES = {
-    "unauthorized": ("I never made it", "you never made that purchase"),
-    "duplicate_charge": ("it was charged twice", "the merchant charged you twice for it"),
-    "not_received": ("the order never arrived", "what you ordered never arrived"),
-    "cancelled_service": ("I had cancelled that membership", "you had cancelled that service beforehand"),
-}
+STORIES = ("unauthorized", "duplicate_charge")
+SHIPPED = ("Brightline Electronics", "Summit Outdoor Supply", "Lumen Home Goods", "Quickcart Online")
+BOOKED = ("Northwind Airlines", "Harbor Hotel & Suites", "StreamBox Subscription", "Atlas Fitness Club")
+
+
+def _stories(purchase: Record) -> tuple[str, ...]:
+    """The dispute reasons the merchant makes plausible: an order that never came needs a merchant
+    that ships, a cancelled service one that sells a booking or a membership."""
+    merchant = purchase["description"]
+    return (
+        STORIES
+        + (("not_received",) if merchant in SHIPPED else ())
+        + (("cancelled_service",) if merchant in BOOKED else ())
+    )
 
 
 def _dispute(view: BankView, customer: Customer, rng: random.Random, late: bool) -> Grounded | None:
@@ -262,25 +258,24 @@ def _dispute(view: BankView, customer: Customer, rng: random.Random, late: bool)
         return None
     purchase = rng.choice(purchases)
     words = purchase_words(purchase)
+    billed = extra = ""
     if not late and purchase["amount"] >= 40 and rng.random() < 0.35:
-        billed = rules.cents(purchase["amount"] - rng.choice((10, 15, 20, 25)))
-        amount, reason = rules.cents(purchase["amount"] - billed), "wrong_amount"
-        mine = f"the bill was only {dollars(billed)}, so dispute the extra {dollars(amount)}"
-        yours = f"the bill was only {dollars(billed)}, so you dispute the extra {dollars(amount)}"
+        paid = rules.cents(purchase["amount"] - rng.choice((10, 15, 20, 25)))
+        amount, reason = rules.cents(purchase["amount"] - paid), "wrong_amount"
+        billed, extra = f"${dollars(paid)}", f"${dollars(amount)}"
     else:
-        amount, reason = purchase["amount"], rng.choice(sorted(STORIES))
-        mine, yours = STORIES[reason]
+        amount, reason = purchase["amount"], rng.choice(_stories(purchase))
     account = view.accounts[purchase["account_id"]]
+    slots = {"charge": words, "account": account_words(account), "billed": billed, "extra": extra}
+    bank = BANKS["dispute_too_late" if late else "dispute_charge"]
     return Grounded(
-        request=f"I want to dispute {words}: {mine}.",
-        situation=f"You want to dispute {words} on your {account_words(account)} because {yours}",
+        **bank.word(rng, slots, reason=reason).fields(),
         bindings={"account_id": view.account_lookups(account), "card_id": purchase["card_id"]},
         write=write("file_dispute", transaction_id=purchase["transaction_id"], amount=amount, reason=reason),
         entities=frozenset({purchase["transaction_id"]}),
         known={"charge": words, "dispute_reason": reason, "disputed_amount": dollars(amount)},
         discoverable={"transaction_id": purchase["transaction_id"]},
         evidence=(purchase["transaction_id"],),
-        reason="Dispute a card charge.",
     )
 
 
@@ -304,6 +299,7 @@ def _loan_goal(view: BankView, loan: Record, **fields: Any) -> Grounded:
 
 
 def _loan_payment(view: BankView, customer: Customer, rng: random.Random, payoff: bool) -> Grounded | None:
+    """This month's installment, or the payoff (quoted by the agent: no figure in the customer's words)."""
     for loan in rng.sample(view.single_kind_loans(customer.id), len(view.single_kind_loans(customer.id))):
         amount = rules.payoff_amount(loan) if payoff else loan["monthly_payment"]
         if amount > rules.payoff_amount(loan):
@@ -312,13 +308,11 @@ def _loan_payment(view: BankView, customer: Customer, rng: random.Random, payoff
         if not sources:
             continue
         source = rng.choice(sources)
-        what = "pay off my" if payoff else "make this month's installment on my"
         words, pay = loan_words(loan), account_words(source)
+        bank = BANKS["loan_payoff" if payoff else "loan_payment"]
         return _loan_goal(
             view, loan,
-            request=f"I'd like to {what} {words} from my {pay}.",
-            situation=f"You want to {what.replace('my', 'your')} {words} from your {pay}"
-            + (" in full today" if payoff else ", for the regular monthly amount"),
+            **bank.word(rng, {"loan": words, "source": pay}).fields(),
             bindings={"account_id": source["account_id"]},
             write=write("make_loan_payment", loan_id=loan["loan_id"], from_account_id=source["account_id"],
                         amount=amount),
@@ -326,7 +320,6 @@ def _loan_payment(view: BankView, customer: Customer, rng: random.Random, payoff
             known={"loan": words, "pay_from": pay},
             discoverable={"loan_id": loan["loan_id"], "amount": dollars(amount)},
             evidence=(loan["loan_id"], source["account_id"]),
-            reason="Pay off a loan." if payoff else "Make a loan payment.",
         )  # fmt: skip
     return None
 
@@ -344,6 +337,10 @@ def _date_movable(loan: Record) -> bool:
     return not rules.date_change_problems(loan, loan["payment_day"] % rules.LATEST_PAYMENT_DAY + 1)
 
 
+def _ordinal(day: int) -> str:
+    return f"{day}{'st' if day in (1, 21) else 'nd' if day in (2, 22) else 'rd' if day in (3, 23) else 'th'}"
+
+
 def _due_day(view: BankView, customer: Customer, rng: random.Random, allowed: bool) -> Grounded | None:
     loans = [loan for loan in view.single_kind_loans(customer.id) if _date_movable(loan) == allowed]
     if not loans:
@@ -351,15 +348,17 @@ def _due_day(view: BankView, customer: Customer, rng: random.Random, allowed: bo
     loan = rng.choice(loans)
     day = rng.choice([d for d in (1, 5, 10, 15, 20, 25, 28) if d != loan["payment_day"]])
     words = loan_words(loan)
+    # only a change on record within the last 12 months lets the customer speak of an earlier move
+    changed = loan["last_date_change"]
+    recent = changed is not None and rules.days_between(changed, rules.TODAY) < rules.DATE_CHANGE_EVERY_DAYS
+    key = "recent" if recent else ""
+    bank = BANKS["move_due_date" if allowed else "move_due_date_refused"]
     return _loan_goal(
         view, loan,
-        request=f"My pay date changed. Please move the due date of my {words} to day {day} of each month.",
-        situation=f"Your pay date changed, so you want the monthly due date of your {words} moved to day "
-        f"{day} of the month",
+        **bank.word(rng, {"loan": words, "day": _ordinal(day)}, reason=key).fields(),
         write=write("change_loan_payment_date", loan_id=loan["loan_id"], payment_day=day),
         known={"loan": words, "new_payment_day": str(day)},
         evidence=(loan["loan_id"], str(day)),
-        reason="Move a loan's due date.",
     )  # fmt: skip
 
 
@@ -379,13 +378,10 @@ def payoff_quote(view: BankView, customer: Customer, rng: random.Random) -> Grou
     words = loan_words(loan)
     return _loan_goal(
         view, loan,
+        **BANKS["payoff_quote"].word(rng, {"loan": words}).fields(),
         kind="information",
-        request=f"How much would it take to pay off my {words} today?",
-        situation=f"You are thinking about paying off your {words} and want to know today's payoff amount; "
-        "you do not want to pay anything yet",
         known={"loan": words},
         evidence=(dollars(rules.payoff_amount(loan)),),
-        reason="Ask for a loan payoff amount.",
     )  # fmt: skip
 
 
@@ -397,12 +393,10 @@ def next_due(view: BankView, customer: Customer, rng: random.Random) -> Grounded
     words = loan_words(loan)
     return _loan_goal(
         view, loan,
+        **BANKS["next_due"].word(rng, {"loan": words}).fields(),
         kind="information",
-        request=f"When is the next payment on my {words} due, and how much is it?",
-        situation=f"You want to know when the next payment of your {words} is due and how much it is",
         known={"loan": words},
         evidence=(loan["next_due_date"], dollars(loan["monthly_payment"])),
-        reason="Check a loan's next payment.",
     )  # fmt: skip
 
 
@@ -415,8 +409,10 @@ LOAN = ("get_loan_details",)
 QUOTE = ("get_loan_payoff_quote",)
 
 
-def intent(ground: Any, terminal: str, topic: str, reads=(), required=(), challenge=False) -> Intent:
-    return Intent(ground.__name__, terminal, ground, topic, tuple(reads), tuple(required), challenge)
+def intent(
+    ground: Any, terminal: str, topic: str, reads=(), required=(), challenge=False, weight=1.0
+) -> Intent:
+    return Intent(ground.__name__, terminal, ground, topic, tuple(reads), tuple(required), challenge, weight)
 
 
 INTENTS = (
@@ -424,15 +420,15 @@ INTENTS = (
            ACCOUNT),
     intent(pay_bill, "pay_payee", "paying a bill", ("list_payees", *ACCOUNT), ("list_payees",)),
     intent(freeze, "freeze_card", "a missing card", CARD + HISTORY, CARD),
-    intent(unfreeze, "unfreeze_card", "unfreezing a card", CARD + ACCOUNT, CARD),
-    intent(lost_card, "report_card_lost", "a stolen card", CARD + ACCOUNT, CARD),
+    intent(unfreeze, "unfreeze_card", "unfreezing a card", CARD + ACCOUNT, CARD, weight=1.5),
+    intent(lost_card, "report_card_lost", "a lost or stolen card", CARD + ACCOUNT, CARD),
     intent(card_limit, "update_card_limit", "a card limit", CARD + ACCOUNT, CARD),
     intent(dispute_charge, "file_dispute", "disputing a charge", HISTORY + ACCOUNT + CARD, HISTORY),
     intent(loan_payment, "make_loan_payment", "a loan payment", LOAN + ACCOUNT + QUOTE, LOAN),
     intent(loan_payoff, "make_loan_payment", "paying off a loan", LOAN + ACCOUNT + QUOTE, QUOTE),
     intent(move_due_date, "change_loan_payment_date", "a loan due date", LOAN + QUOTE, LOAN),
-    intent(payoff_quote, "get_loan_payoff_quote", "a loan payoff amount", LOAN),
-    intent(next_due, "get_loan_details", "a loan's next payment", LOAN + QUOTE),
+    intent(payoff_quote, "get_loan_payoff_quote", "a loan payoff amount", LOAN, weight=0.25),
+    intent(next_due, "get_loan_details", "a loan's next payment", LOAN + QUOTE, weight=0.25),
     intent(move_too_much, "internal_transfer", "moving money between accounts", ACCOUNT + HISTORY,
            ACCOUNT, True),
     intent(pay_unverified_payee, "pay_payee", "paying a bill", ("list_payees", *ACCOUNT), ("list_payees",),
@@ -450,6 +446,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={2: 0.15, 3: 0.45, 4: 0.4},
-    intent_counts={1: 0.05, 2: 0.4, 3: 0.55},
+    walk_lengths={2: 0.5, 3: 0.42, 4: 0.08},
+    intent_counts={2: 0.15, 3: 0.45, 4: 0.4},
 )

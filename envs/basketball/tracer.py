@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from taue.envs.basketball.phrases import BANKS
 from taue.envs.basketball.policy_check import check_policy
 from taue.envs.basketball.rules import (
     DISRUPTED,
@@ -53,27 +54,24 @@ def _tickets(view: BasketballView, customer: Customer, rng: random.Random, *stat
     return shuffled(found, rng)
 
 
-def _cancel(view: BasketballView, ticket: Record, because: str, reason: str) -> Grounded:
+def _cancel(view: BasketballView, ticket: Record, rng: random.Random, bank: str, reason: str) -> Grounded:
     words = view.ticket_words(ticket)
+    if reason == "" and ticket["quantity"] > 1 and rng.random() < 0.5:
+        reason = "several"
+    wording = BANKS[bank].word(rng, {"tickets": words}, reason=reason)
     return _ticket_goal(
         view,
         ticket,
-        request=f"Please cancel my {words}; {because}.",
-        situation=f"You want to cancel your {words} because {_second_person(because)}",
+        **wording.fields(),
         write=write("cancel_tickets", ticket_id=ticket["ticket_id"]),
         known={"tickets_to_cancel": words},
-        reason=reason,
     )
-
-
-def _second_person(text: str) -> str:
-    return text.replace("I ", "you ").replace("my ", "your ")
 
 
 def cancel_ticket(view: BasketballView, customer: Customer, rng: random.Random) -> Grounded | None:
     for ticket in _tickets(view, customer, rng, "scheduled"):
         if cancel_problem(ticket, view.games[ticket["game_id"]], CLOCK) is None:
-            return _cancel(view, ticket, "I can no longer go", "Cancel tickets for a game.")
+            return _cancel(view, ticket, rng, "cancel_ticket", "")
     return None
 
 
@@ -81,15 +79,15 @@ def refund_disrupted(view: BasketballView, customer: Customer, rng: random.Rando
     for ticket in _tickets(view, customer, rng, *DISRUPTED):
         game = view.games[ticket["game_id"]]
         if cancel_problem(ticket, game, CLOCK) is None:
-            because = f"the game was {game['status']} and I want a full refund"
-            return _cancel(view, ticket, because, "Get a refund for a postponed or rescheduled game.")
+            reason = game["status"] if rng.random() < 0.75 else ""
+            return _cancel(view, ticket, rng, "refund_disrupted", reason)
     return None
 
 
 def cancel_late(view: BasketballView, customer: Customer, rng: random.Random) -> Grounded | None:
     for ticket in _tickets(view, customer, rng, "scheduled"):
         if 0 < hours_until(view.games[ticket["game_id"]]["tip_off"], CLOCK) < 48:
-            return _cancel(view, ticket, "something came up and I cannot go", "Cancel tickets for a game.")
+            return _cancel(view, ticket, rng, "cancel_late", "")
     return None
 
 
@@ -97,8 +95,15 @@ def new_game_words(game: Record) -> str:
     return f"the {game['away_team']} at {game['home_team']} game on {long_date(game['tip_off'])}"
 
 
+def _direction(old: Record, new: Record) -> str:
+    """Which reasons fit a move: a postponed game has no date to compare; otherwise sooner or later."""
+    if old["status"] == "postponed":
+        return "postponed"
+    return "sooner" if new["tip_off"] < old["tip_off"] else "later"
+
+
 def _exchange(
-    view: BasketballView, customer: Customer, rng: random.Random, statuses: tuple
+    view: BasketballView, customer: Customer, rng: random.Random, statuses: tuple, bank: str
 ) -> Grounded | None:
     for ticket in _tickets(view, customer, rng, *statuses):
         old = view.games[ticket["game_id"]]
@@ -112,28 +117,28 @@ def _exchange(
             continue
         new = rng.choice(options)
         words, target = view.ticket_words(ticket), new_game_words(new)
+        reason = _direction(old, new) if rng.random() < 0.8 else ""
+        wording = BANKS[bank].word(rng, {"tickets": words, "target": target}, reason=reason)
         return _ticket_goal(
             view,
             ticket,
-            request=f"I'd like to move my {words} to {target} instead.",
-            situation=f"You want your {words} moved to {target}, same section and number of seats",
+            **wording.fields(),
             bindings={"team": old["home_team"]},
             write=write("exchange_tickets", ticket_id=ticket["ticket_id"], new_game_id=new["game_id"]),
             entities=frozenset({ticket["ticket_id"], new["game_id"]}),
             known={"tickets_to_move": words, "wanted_game": target},
             discoverable={"ticket_id": ticket["ticket_id"], "new_game_id": new["game_id"]},
             evidence=(ticket["ticket_id"], new["game_id"]),
-            reason="Exchange tickets for another game.",
         )
     return None
 
 
 def exchange_disrupted(view: BasketballView, customer: Customer, rng: random.Random) -> Grounded | None:
-    return _exchange(view, customer, rng, DISRUPTED)
+    return _exchange(view, customer, rng, DISRUPTED, "exchange_disrupted")
 
 
 def exchange_regular(view: BasketballView, customer: Customer, rng: random.Random) -> Grounded | None:
-    return _exchange(view, customer, rng, ("scheduled",))
+    return _exchange(view, customer, rng, ("scheduled",), "exchange_regular")
 
 
 def new_date(view: BasketballView, customer: Customer, rng: random.Random) -> Grounded | None:
@@ -143,13 +148,10 @@ def new_date(view: BasketballView, customer: Customer, rng: random.Random) -> Gr
             view,
             ticket,
             kind="information",
-            request=f"My game was moved: what is the new date of the game of my {words}?",
-            situation=f"You heard that the game of your {words} was moved and you want to know its new date; "
-            f"you do not want to change anything",
+            **BANKS["new_date"].word(rng, {"tickets": words}).fields(),
             known={"tickets_to_check": words},
             entities=frozenset({ticket["ticket_id"]}),
             evidence=(long_date(game["tip_off"]),),
-            reason="Ask for the new date of a rescheduled game.",
         )
     return None
 
@@ -174,9 +176,12 @@ def buy_seats(view: BasketballView, customer: Customer, rng: random.Random) -> G
             return None
         words, pay = new_game_words(game), method_words(method)
         seats = f"{quantity} {section} seat{'s' * (quantity > 1)}"
+        reason = "courtside" if section == "courtside" else ("one" if quantity == 1 else "several")
+        wording = BANKS["buy_seats"].word(
+            rng, {"seats": seats, "game": words, "pay": pay}, reason=reason if rng.random() < 0.7 else ""
+        )
         return Grounded(
-            request=f"I want to buy {seats} for {words}, paid with my {pay}.",
-            situation=f"You want to buy {seats} (section: {section}) for {words}, paid with your {pay}",
+            **wording.fields(),
             # a careful agent may search the visiting team's schedule before the home team's
             bindings={"team": Lookups((game["away_team"], team))},
             write=write(
@@ -188,10 +193,9 @@ def buy_seats(view: BasketballView, customer: Customer, rng: random.Random) -> G
                 payment_method_id=method["id"],
             ),
             entities=frozenset({game["game_id"], f"{customer.id}:purchase"}),
-            known={"game_wanted": words, "seats_wanted": seats, "pay_with": pay},
+            known={"wanted_game": words, "seats_wanted": seats, "pay_with": pay},
             discoverable={"game_id": game["game_id"], "payment_method_id": method["id"]},
             evidence=(game["game_id"],),
-            reason="Buy tickets for a game.",
         )
     return None
 
@@ -203,18 +207,16 @@ def pass_words(season_pass: Record) -> str:
     return f"{SECTION_WORDS[season_pass['tier']]} season pass for the {season_pass['team']}"
 
 
-def _pause(season_pass: Record, months: int) -> Grounded:
+def _pause(season_pass: Record, months: int, rng: random.Random, bank: str) -> Grounded:
     words, length = pass_words(season_pass), f"{months} month{'s' * (months > 1)}"
     return Grounded(
-        request=f"Please pause my {words} for {length}.",
-        situation=f"You will be away for a while and want your {words} paused for {length}, starting today",
+        **BANKS[bank].word(rng, {"pass_words": words, "length": length}).fields(),
         bindings={"team": season_pass["team"]},
         write=write("pause_season_pass", pass_id=season_pass["pass_id"], months=months),
         entities=frozenset({season_pass["pass_id"]}),
         known={"pass_to_pause": words, "pause_length": length},
         discoverable={"pass_id": season_pass["pass_id"]},
         evidence=(season_pass["pass_id"],),
-        reason="Pause a season pass.",
     )
 
 
@@ -222,7 +224,7 @@ def pause_pass(view: BasketballView, customer: Customer, rng: random.Random) -> 
     months = rng.choice((1, 2))
     for season_pass in shuffled(view.passes_of(customer.id), rng):
         if pause_problem(season_pass, months) is None:
-            return _pause(season_pass, months)
+            return _pause(season_pass, months, rng, "pause_pass")
     return None
 
 
@@ -230,7 +232,7 @@ def pause_denied(view: BasketballView, customer: Customer, rng: random.Random) -
     months = rng.choice((1, 2))
     for season_pass in shuffled(view.passes_of(customer.id), rng):
         if pause_problem(season_pass, months) is not None:
-            return _pause(season_pass, months)
+            return _pause(season_pass, months, rng, "pause_denied")
     return None
 
 
@@ -245,11 +247,14 @@ def item_words(line: Record) -> str:
     return line["name"] if line["size"] == "ONE" else f"{line['name']} (size {line['size']})"
 
 
-def _return(view: BasketballView, order: Record, lines: list[Record]) -> Grounded:
+def _return(
+    view: BasketballView, order: Record, lines: list[Record], rng: random.Random, bank: str, reason: str = ""
+) -> Grounded:
     words, items = order_words(order), listed([item_words(line) for line in lines])
+    if not reason and all(line["size"] != "ONE" for line in lines) and rng.random() < 0.6:
+        reason = "sized"
     return Grounded(
-        request=f"I'd like to return the {items} from my {words}.",
-        situation=f"You want to return the {items} from your {words}, refunded as the policy allows",
+        **BANKS[bank].word(rng, {"items": items, "order": words}, reason=reason).fields(),
         bindings={"order_id": view.order_lookups(order)},
         write=write(
             "return_order_items", order_id=order["order_id"], item_ids=[line["item_id"] for line in lines]
@@ -258,7 +263,6 @@ def _return(view: BasketballView, order: Record, lines: list[Record]) -> Grounde
         known={"order_to_return_from": words, "items_to_return": items},
         discoverable={"order_id": order["order_id"]},
         evidence=(order["order_id"],),
-        reason="Return team-store items.",
     )
 
 
@@ -277,7 +281,7 @@ def return_items(view: BasketballView, customer: Customer, rng: random.Random) -
             rng.sample(lines, min(len(lines), rng.choice((1, 1, 2)))), key=lambda line: line["item_id"]
         )
         if return_problem(order, [line["item_id"] for line in chosen], CLOCK) is None:
-            return _return(view, order, chosen)
+            return _return(view, order, chosen, rng, "return_items")
     return None
 
 
@@ -288,8 +292,10 @@ def return_denied(view: BasketballView, customer: Customer, rng: random.Random) 
         personal = [line for line in order["items"] if line["personalized"]]
         plain = [line for line in order["items"] if line["status"] == "ordered" and not line["personalized"]]
         chosen = personal[:1] if personal and rng.random() < 0.5 else plain[:1]
-        if chosen and return_problem(order, [chosen[0]["item_id"]], CLOCK) is not None:
-            return _return(view, order, chosen)
+        problem = return_problem(order, [chosen[0]["item_id"]], CLOCK) if chosen else None
+        if problem is not None:
+            reason = {"return-window": "late", "return-personalized": "personalized"}.get(problem[0], "")
+            return _return(view, order, chosen, rng, "return_denied", reason)
     return None
 
 
@@ -297,14 +303,14 @@ def return_denied(view: BasketballView, customer: Customer, rng: random.Random) 
 
 
 def _register(
-    view: BasketballView, customer: Customer, camp: Record, player: Record, method: Record
+    customer: Customer, camp: Record, player: Record, method: Record, rng: random.Random, bank: str
 ) -> Grounded:
     pay = method_words(method)
     name = player["name"]
     return Grounded(
-        request=f"Please sign up {name} for the {camp['name']}, paid with my {pay}.",
-        situation=f"You want your child {name} registered for the {camp['name']}, the fee paid with your "
-        f"{pay}",
+        **BANKS[bank]
+        .word(rng, {"player": name, "first": name.split()[0], "camp": camp["name"], "pay": pay})
+        .fields(),
         bindings={},
         write=write(
             "register_camp_player",
@@ -317,7 +323,6 @@ def _register(
         known={"player": name, "camp_wanted": camp["name"], "pay_with": pay},
         discoverable={"camp_id": camp["camp_id"], "payment_method_id": method["id"]},
         evidence=(camp["camp_id"],),
-        reason="Register a youth player for a camp.",
     )
 
 
@@ -340,7 +345,8 @@ def _camp_choices(
                 continue
             method = pick_method(view, customer.id, camp["fee"], rng)
             if method is not None:
-                return _register(view, customer, camp, player, method)
+                bank = "register_player" if allowed else "register_denied"
+                return _register(customer, camp, player, method, rng, bank)
     return None
 
 
@@ -384,7 +390,7 @@ INTENTS = (
         CAMPS,
         CAMPS,
     ),
-    Intent("new_date", "get_ticket_details", new_date, "a rescheduled game", TICKET, TICKET),
+    Intent("new_date", "get_ticket_details", new_date, "a rescheduled game", TICKET, TICKET, weight=0.5),
     Intent(
         "cancel_late",
         "cancel_tickets",
@@ -431,6 +437,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={2: 0.25, 3: 0.45, 4: 0.3},
-    intent_counts={1: 0.05, 2: 0.3, 3: 0.65},
+    walk_lengths={2: 0.65, 3: 0.28, 4: 0.07},
+    intent_counts={2: 0.2, 3: 0.45, 4: 0.35},
 )

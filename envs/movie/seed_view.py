@@ -42,13 +42,6 @@ PERSONAS = (
     "a movie club organiser booking for friends",
     "a sci-fi enthusiast who only watches in IMAX",
 )
-REFUND_BECAUSE = (
-    "something came up at work",
-    "your babysitter cancelled",
-    "you are ill",
-    "friends cancelled on you",
-    "you booked the wrong day",
-)
 
 
 @dataclass

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from taue.envs.movie.generate import TIERS
+from taue.envs.movie.phrases import BANKS
 from taue.envs.movie.policy_check import check_policy
 from taue.envs.movie.seed_view import (
     CLOCK,
     CUTOFF,
     MINIMUM_TERM_DAYS,
     PERSONAS,
-    REFUND_BECAUSE,
     TIER_CHANGE_DAYS,
     TIER_WORDS,
     Record,
@@ -31,9 +30,17 @@ from taue.envs.movie.seed_view import (
     seat_words,
     show_words,
 )
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, Wording, write
+
+SOON = "2025-03-17T00:00:00"
+"""A refund for a show before this moment is for one within about two days of the clock."""
 
 # ------------------------------------------------------------------------------------------- buying
+
+
+def seat_list(seats: list[str]) -> str:
+    """The seats with their noun: "seat G2", "seats D2 and D3"."""
+    return f"seat{'s' * (len(seats) > 1)} {seat_words(seats)}"
 
 
 def _findable(view: View, show: Record) -> bool:
@@ -106,15 +113,26 @@ def buy_tickets(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     method = _payer(view, customer, amount, rng)
     if method is None:
         return None
-    words, pay = show_words(view, show), card_words(method)
-    use = f", using {credits} of my ticket credits" if credits else ""
-    yours = f", using {credits} ticket credits" if credits else ", without using any ticket credits"
-    chosen = seat_words(seats)
+    pay = card_words(method)
+    member = view.member(customer.id)
+    slots = {
+        "show": show_words(view, show),
+        "tickets": f"{count} {kind} seat{'s' * (count > 1)}",
+        "seats": seat_words(seats),
+        "seat_list": seat_list(seats),
+        "payment": pay,
+        "my_credits": f", using {credits} of my ticket credits" if credits else "",
+        "your_credits": (
+            f", using {credits} of your ticket credits"
+            if credits
+            else ", without using any ticket credits"
+            if member
+            else ""
+        ),
+    }
+    party = "one" if count == 1 else "two" if count == 2 else "group"
     return Grounded(
-        request=f"I'd like {len(seats)} {kind} seat{'s' * (count > 1)} ({chosen}) for {words}{use}, "
-        f"paid with my {pay}.",
-        situation=f"You want to buy tickets for {words}: seats {chosen}{yours}, the rest paid with your "
-        f"{pay}",
+        **BANKS["buy_tickets"].word(rng, slots, reason=party).fields(),
         bindings=_show_search(view, show, rng),
         write=write(
             "purchase_tickets",
@@ -133,7 +151,6 @@ def buy_tickets(view: View, customer: Customer, rng: Rng) -> Grounded | None:
         },
         discoverable={"showtime_id": show["showtime_id"], "payment_id": method["id"]},
         evidence=(show["showtime_id"], seats[0]),
-        reason="Buy movie tickets.",
     )
 
 
@@ -146,12 +163,10 @@ def too_many_seats(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     method = _payer(view, customer, 10_000, rng)
     if method is None:
         return None
-    words, pay = show_words(view, show), card_words(method)
+    pay = card_words(method)
+    slots = {"count": count, "seats": seat_words(seats), "show": show_words(view, show), "payment": pay}
     return Grounded(
-        request=f"I need {count} seats together ({seat_words(seats)}) for {words} in one order, paid "
-        f"with my {pay}.",
-        situation=f"You are organising a group outing and want all {count} seats {seat_words(seats)} for "
-        f"{words} in a single order, paid with your {pay}",
+        **BANKS["too_many_seats"].word(rng, slots).fields(),
         bindings=_show_search(view, show, rng),
         write=write(
             "purchase_tickets",
@@ -165,7 +180,6 @@ def too_many_seats(view: View, customer: Customer, rng: Rng) -> Grounded | None:
         known={**_show_facts(view, show), "seats": seat_words(seats), "pay_with": pay},
         discoverable={"showtime_id": show["showtime_id"]},
         evidence=(show["showtime_id"],),
-        reason="Buy tickets for a group.",
     )
 
 
@@ -178,17 +192,15 @@ def showtime_question(view: View, customer: Customer, rng: Rng) -> Grounded | No
             continue
         facts = _show_facts(view, last)
         film, theatre, day = facts["film"], facts["theatre"], facts["show_date"]
+        slots = {"film": film, "theatre": theatre, "day": day}
         return Grounded(
+            **BANKS["showtime_question"].word(rng, slots).fields(),
             kind="information",
-            request=f"When does the last showing of {film} start at {theatre} on {day}, and in which format?",
-            situation=f"You want to know when the last showing of {film} at {theatre} on {day} starts "
-            "and its format; you do not want to buy anything for it yet",
             bindings={**_show_search(view, last, rng), "film_title": film},
             entities=frozenset({f"question:{last['showtime_id']}"}),
             known={"film": film, "theatre": theatre, "show_date": day},
             discoverable={"showtime_id": last["showtime_id"]},
             evidence=(clock_time(last["starts_at"]),),
-            reason="Ask about showtimes.",
         )
     return None
 
@@ -242,31 +254,43 @@ def _exchange(view: View, customer: Customer, rng: Rng, same_film: bool) -> Grou
 def _exchange_goal(
     view: View, order: Record, show: Record, seats: list[str], same_film: bool, rng: Rng
 ) -> Grounded:
-    mine, new = order_words(view, order), show_words(view, show)
+    yours, old = order_words(view, order), view.show_of(order)
     facts = _show_facts(view, show)
+    slots = {
+        "yours": yours,
+        "mine": "my " + yours.removeprefix("your "),
+        "new": show_words(view, show),
+        "seat_list": seat_list(seats),
+        "old_day": long_day(old["starts_at"]).split()[0],
+        "old_time": clock_time(old["starts_at"]),
+        "old_film": view.films[old["film_id"]]["title"],
+        "new_film": facts["film"],
+    }
+    direction = "later" if show["starts_at"] > old["starts_at"] else "earlier"
+    same_day = show["starts_at"][:10] == old["starts_at"][:10]
+    known = {
+        "order_to_exchange": yours,
+        "new_theatre": facts["theatre"],
+        "new_show_date": facts["show_date"],
+        "new_show_time": facts["show_time"],
+        "new_seats": seat_words(seats),
+    }
+    if not same_film:  # the film of the same-film exchange is the order's: one fact, stated once
+        known = {"order_to_exchange": yours, "new_film": facts["film"], **known}
+    intent = "exchange_show" if same_film else "exchange_other_film"
     return _order_goal(
         view,
         order,
         show,
         rng=rng,
-        request=f"Please move {mine.replace('your ', 'my ')} to {new}, seats {seat_words(seats)}.",
-        situation=f"You want {mine} moved to {new}, seats {seat_words(seats)}"
-        + ("" if same_film else "; you have changed your mind about which film to see"),
+        **BANKS[intent].word(rng, slots, reason=f"{direction}_{'same_day' if same_day else 'day'}").fields(),
         write=write(
             "exchange_tickets", order_id=order["order_id"], new_showtime_id=show["showtime_id"], seats=seats
         ),
         entities=frozenset({order["order_id"], *(f"seat:{show['showtime_id']}:{s}" for s in seats)}),
-        known={
-            "order_to_exchange": mine,
-            "new_film": facts["film"],
-            "new_theatre": facts["theatre"],
-            "new_show_date": facts["show_date"],
-            "new_show_time": facts["show_time"],
-            "new_seats": seat_words(seats),
-        },
+        known=known,
         discoverable={"order_id": order["order_id"], "new_showtime_id": show["showtime_id"]},
         evidence=(order["order_id"], show["showtime_id"]),
-        reason="Exchange movie tickets." if same_film else "Swap tickets to another film.",
     )
 
 
@@ -278,22 +302,26 @@ def exchange_other_film(view: View, customer: Customer, rng: Rng) -> Grounded | 
     return _exchange(view, customer, rng, same_film=False)
 
 
-def _refund(view: View, order: Record, rng: Rng) -> Grounded:
-    mine, because = order_words(view, order), rng.choice(REFUND_BECAUSE)
+def _refund(view: View, order: Record, rng: Rng, intent: str) -> Grounded:
+    yours, starts = order_words(view, order), view.show_of(order)["starts_at"]
+    if intent == "refund_too_late":
+        when = "past" if starts <= CLOCK else "imminent"
+    else:
+        when = "soon" if starts < SOON else "later"
+    slots = {"yours": yours, "mine": "my " + yours.removeprefix("your ")}
+    wording = BANKS[intent].word(rng, slots, reason=when)
     return _order_goal(
         view,
         order,
-        request=f"Please refund {mine.replace('your ', 'my ')}; {because.replace('you are', 'I am')}.",
-        situation=f"You want a refund for {mine} because {because}",
+        **wording.fields(),
         write=write("refund_order", order_id=order["order_id"]),
-        known={"order_to_refund": mine, "refund_reason": because},
-        reason="Refund movie tickets.",
+        known={"order_to_refund": yours, "refund_reason": wording.reason},
     )
 
 
 def refund_tickets(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     orders = _upcoming(view, customer, rng)
-    return _refund(view, orders[0], rng) if orders else None
+    return _refund(view, orders[0], rng, "refund_tickets") if orders else None
 
 
 def refund_too_late(view: View, customer: Customer, rng: Rng) -> Grounded | None:
@@ -302,31 +330,27 @@ def refund_too_late(view: View, customer: Customer, rng: Rng) -> Grounded | None
         for o in view.distinct_orders(customer.id, "confirmed", "completed")
         if view.show_of(o)["starts_at"] < CUTOFF and view.show_of(o)["starts_at"] >= "2025-03-10"
     ]
-    return _refund(view, rng.choice(orders), rng) if orders else None
+    return _refund(view, rng.choice(orders), rng, "refund_too_late") if orders else None
 
 
 # --------------------------------------------------------------------------------------- membership
 
 
-def _membership_goal(
-    view: View, customer: Customer, new_plan: str, request: str, situation: str, reason: str
-) -> Grounded:
+def _membership_goal(view: View, customer: Customer, new_plan: str, wording: Wording) -> Grounded:
     """A membership change; the careful agent also looks at the latest orders (they keep their seats)."""
     orders = view.accounts[customer.id]["orders"]
     bindings = {"order_id": Lookups(tuple(orders[-2:][::-1]))} if orders else {}
     return Grounded(
-        request=request,
-        situation=situation,
+        **wording.fields(),
         bindings=bindings,
         write=write("change_membership", account_id=customer.id, new_plan=new_plan),
         entities=frozenset({f"{customer.id}:membership"}),
         known={"membership_wish": TIER_WORDS[new_plan]},
         evidence=(customer.id, new_plan),
-        reason=reason,
     )
 
 
-def _tier_change(view: View, customer: Customer, rng: Rng, allowed: bool) -> Grounded | None:
+def _tier_change(view: View, customer: Customer, rng: Rng, intent: str, allowed: bool) -> Grounded | None:
     membership = view.accounts[customer.id]["membership"]
     if membership.get("status") != "active":
         return None
@@ -334,51 +358,34 @@ def _tier_change(view: View, customer: Customer, rng: Rng, allowed: bool) -> Gro
         return None
     new_plan = "premiere" if membership["tier"] == "plus" else "plus"
     word = "upgrade" if new_plan == "premiere" else "downgrade"
-    plan = TIER_WORDS[new_plan]
-    credits = TIERS[new_plan]["credits"]
-    return _membership_goal(
-        view,
-        customer,
-        new_plan,
-        f"I'd like to {word} my membership to {plan}.",
-        f"You want to {word} your membership to {plan} ({credits} ticket credits a month)",
-        "Change the membership tier.",
-    )
+    wording = BANKS[intent].word(rng, {"word": word, "plan": TIER_WORDS[new_plan]}, reason=word)
+    return _membership_goal(view, customer, new_plan, wording)
 
 
 def change_tier(view: View, customer: Customer, rng: Rng) -> Grounded | None:
-    return _tier_change(view, customer, rng, allowed=True)
+    return _tier_change(view, customer, rng, "change_tier", allowed=True)
 
 
 def change_tier_too_soon(view: View, customer: Customer, rng: Rng) -> Grounded | None:
-    return _tier_change(view, customer, rng, allowed=False)
+    return _tier_change(view, customer, rng, "change_tier_too_soon", allowed=False)
 
 
-def _cancel(view: View, customer: Customer, rng: Rng, allowed: bool) -> Grounded | None:
+def _cancel(view: View, customer: Customer, rng: Rng, intent: str, allowed: bool) -> Grounded | None:
     membership = view.accounts[customer.id]["membership"]
     if membership.get("status") != "active":
         return None
     if (days_since(membership["member_since"]) >= MINIMUM_TERM_DAYS) != allowed:
         return None
-    because = rng.choice(("you are moving away", "you rarely go to the movies now", "money is tight"))
-    plan = TIER_WORDS[membership["tier"]]
-    return _membership_goal(
-        view,
-        customer,
-        "cancel",
-        f"Please cancel my {plan} membership; {because.replace('you are', 'I am')}.",
-        f"You want your {plan} membership cancelled because {because}; you accept "
-        "that unused credits are lost",
-        "Cancel the membership.",
-    )
+    wording = BANKS[intent].word(rng, {"plan": TIER_WORDS[membership["tier"]]})
+    return _membership_goal(view, customer, "cancel", wording)
 
 
 def cancel_membership(view: View, customer: Customer, rng: Rng) -> Grounded | None:
-    return _cancel(view, customer, rng, allowed=True)
+    return _cancel(view, customer, rng, "cancel_membership", allowed=True)
 
 
 def cancel_in_minimum_term(view: View, customer: Customer, rng: Rng) -> Grounded | None:
-    return _cancel(view, customer, rng, allowed=False)
+    return _cancel(view, customer, rng, "cancel_in_minimum_term", allowed=False)
 
 
 # -------------------------------------------------------------------------------------------- intents
@@ -410,7 +417,15 @@ INTENTS = (
     intent(refund_tickets, "refund_order", "a ticket refund", ORDER, "get_order_details"),
     intent(change_tier, "change_membership", "changing a membership", MEMBER, MEMBER[0]),
     intent(cancel_membership, "change_membership", "cancelling a membership", MEMBER, MEMBER[0]),
-    intent(showtime_question, "get_showtime_details", "finding a showtime", BUY[:2], "search_showtimes"),
+    Intent(
+        "showtime_question",
+        "get_showtime_details",
+        showtime_question,
+        "finding a showtime",
+        BUY[:2],
+        ("search_showtimes",),
+        weight=0.35,
+    ),
     challenge(too_many_seats, "purchase_tickets", "buying tickets for a group", BUY, *BUY[1:]),
     challenge(
         exchange_other_film,
@@ -432,6 +447,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={2: 0.2, 3: 0.45, 4: 0.35},
-    intent_counts={1: 0.1, 2: 0.5, 3: 0.4},
+    walk_lengths={2: 0.25, 3: 0.45, 4: 0.3},
+    intent_counts={2: 0.2, 3: 0.45, 4: 0.35},
 )

@@ -3,13 +3,14 @@ seed view (seed_view.py), and the spec the builder reads; the policy's rules are
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
-from taue.envs.restaurant.generate import CLOCK, LAST_SEATING_MINUTES, minutes
+from taue.envs.restaurant.generate import CLOCK, LAST_SEATING_MINUTES, NOW, minutes
 from taue.envs.restaurant.models import WEEKDAYS
+from taue.envs.restaurant.phrases import BANKS
 from taue.envs.restaurant.policy_check import check_policy
-from taue.envs.restaurant.rules import open_reservation_problem, overlap_problem
+from taue.envs.restaurant.rules import open_reservation_problem, overlap_problem, start_of
 from taue.envs.restaurant.seed_view import (
     PERSONAS,
     Record,
@@ -28,14 +29,17 @@ from taue.envs.restaurant.seed_view import (
 )
 from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
 
-CANCEL_BECAUSE = (
-    "your plans changed", "a colleague is ill and the evening is off", "you double-booked the evening",
-    "the celebration was moved to another week", "you have to work late",
-)  # fmt: skip
-ORDER_BECAUSE = (
-    "you will not be home in time", "you ordered from the wrong location", "plans for the evening changed",
-    "a friend is cooking instead",
-)  # fmt: skip
+OCCASION_WORDS = {"birthday": "the birthday dinner", "anniversary": "the anniversary dinner",
+                  "business dinner": "the business dinner", "date night": "the date night",
+                  "graduation": "the graduation dinner"}  # fmt: skip
+
+
+def _party_slots(party: int) -> dict[str, str]:
+    return {"party": party_words(party), "party_you": "just yourself" if party == 1 else party_words(party)}
+
+
+def _party_key(party: int) -> str:
+    return "one" if party == 1 else "two" if party == 2 else "group" if party < 8 else "large"
 
 
 def _shuffled(records: list[Record], rng: Rng) -> list[Record]:
@@ -69,7 +73,7 @@ def book_again(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     if not visits:
         return None
     visit = rng.choice(visits)
-    return _booking(view, customer, rng, visit["location_id"], visit)
+    return _booking(view, customer, rng, visit["location_id"], visit, bank="book_again")
 
 
 def _booking(
@@ -79,6 +83,7 @@ def _booking(
     location_id: str,
     visit: Record | None,
     closed_day: str | None = None,
+    bank: str = "book_table",
 ) -> Grounded | None:
     largest = max(table["seats"] for table in view.locations[location_id]["tables"])
     party = min(rng.choice((2, 2, 3, 4, 4, 5, 6, 8, 9, 10)), largest)
@@ -95,27 +100,29 @@ def _booking(
     card = view.card(customer.id, rng)
     booking = write("book_reservation", guest_id=customer.id, location_id=location_id, date=day, time=time,
                     party_size=party, payment_method_id=card["payment_method_id"])  # fmt: skip
-    when = f"on {long_date(day)} ({day}) at {time}"
+    when = when_you = f"on {long_date(day)} ({day}) at {time}"
     first: dict[str, str] = {}
     if closed_day:
-        when = (
-            f"on {long_date(closed_day)} ({closed_day}) at {time}, or if you are closed that day, "
-            f"{long_date(day)} ({day}) at the same time"
-        )
+        first_choice = f"on {long_date(closed_day)} ({closed_day}) at {time}"
+        fallback = f"{long_date(day)} ({day}) at the same time"
+        when = f"{first_choice}, or if you are closed that day, {fallback}"
+        when_you = f"{first_choice}, or if the restaurant is closed that day, {fallback}"
         dates, first = Lookups((closed_day, day)), {"first_choice_date": closed_day}
     if visit is None:
         ids = view.guests[customer.id]["reservations"]
-        where, bindings = place(location_id), {"reservation_id": Lookups(tuple(ids))} if ids else {}
+        where = where_you = place(location_id)
+        bindings = {"reservation_id": Lookups(tuple(ids))} if ids else {}
         known = {"restaurant": where}
     else:
         where = f"the restaurant I visited on {long_date(visit['date'])}"
+        where_you = f"the restaurant you visited on {long_date(visit['date'])}"
         bindings = {"reservation_id": view.booking_lookups(visit)}
         known = {"restaurant": f"the one you visited on {long_date(visit['date'])} ({visit['date']})"}
+    slots = {**_party_slots(party), "when": when, "when_you": when_you, "where": where,
+             "where_you": where_you, "card": card_words(card)}  # fmt: skip
+    reason = _party_key(party) if rng.random() < 0.7 else ""
     return Grounded(
-        request=f"I'd like a table for {party_words(party)} {when}, at {where}, guaranteed with my "
-        f"{card_words(card)}.",
-        situation=f"You want to book a table for {party_words(party)} {when}, at "
-        f"{where.replace('I visited', 'you visited')}, guaranteed with your {card_words(card)}",
+        **BANKS[bank].word(rng, slots, reason=reason).fields(),
         bindings={"location_id": location_id, "date": dates, "party_size": party, **bindings},
         write=booking,
         entities=frozenset({f"{customer.id}:booking", f"{customer.id}:{day}", *_floor(location_id, day)}),
@@ -129,7 +136,6 @@ def _booking(
         },
         discoverable={"location_id": location_id, "payment_method_id": card["payment_method_id"]},
         evidence=(day, time),
-        reason="Book a table.",
     )
 
 
@@ -166,16 +172,31 @@ def change_booking(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     for booking in _shuffled(view.changeable(customer.id), rng):
         options = _moves(view, booking, rng)
         if options:
-            return _change(view, booking, *rng.choice(options))
+            return _change(view, booking, *rng.choice(options), rng=rng, bank="change_booking")
     return None
 
 
-def _change(view: View, booking: Record, day: str, time: str, party: int, wish: str) -> Grounded:
+def _direction(booking: Record, day: str, time: str, party: int) -> str:
+    """Which reasons fit a change: a bigger or smaller party, an earlier or later time or day."""
+    if party != booking["party_size"]:
+        return "bigger" if party > booking["party_size"] else "smaller"
+    if day != booking["date"]:
+        return "later_day" if day > booking["date"] else "earlier_day"
+    return "later" if time > booking["time"] else "earlier"
+
+
+def _change(
+    view: View, booking: Record, day: str, time: str, party: int, wish: str, rng: Rng, bank: str
+) -> Grounded:
     words = booking_words(booking)
     changed = [value for value, old in ((day, booking["date"]), (time, booking["time"])) if value != old]
+    reason = _direction(booking, day, time, party)
+    occasion = OCCASION_WORDS.get(booking["occasion"], "")
+    if occasion and rng.random() < 0.5:
+        reason = "occasion_party" if reason in ("bigger", "smaller") else "occasion_time"
+    slots = {"booking": words, "wish": wish, "occasion": occasion or "the evening"}
     return Grounded(
-        request=f"Could {words} be {wish}?",
-        situation=f"You want {words} {wish}",
+        **BANKS[bank].word(rng, slots, reason=reason).fields(),
         bindings={
             "reservation_id": view.booking_lookups(booking),
             "location_id": booking["location_id"],
@@ -196,16 +217,25 @@ def _change(view: View, booking: Record, day: str, time: str, party: int, wish: 
                 *_floor(booking["location_id"], booking["date"], day),
             }
         ),
+        # only what changes: the kept date, time or size is the reservation's own, one fact
         known={
             "reservation_to_change": words,
-            "new_date": day,
-            "new_time": time,
-            "new_party_size": str(party),
+            **{
+                name: value
+                for name, value, old in (
+                    ("new_date", day, booking["date"]),
+                    ("new_time", time, booking["time"]),
+                    ("new_party_size", str(party), str(booking["party_size"])),
+                )
+                if value != old
+            },
         },
         discoverable={"reservation_id": booking["reservation_id"]},
         evidence=(booking["reservation_id"], *changed),
-        reason="Change a reservation.",
     )
+
+
+BANK_LATE = "change_after_hours"
 
 
 def change_after_hours(view: View, customer: Customer, rng: Rng) -> Grounded | None:
@@ -218,10 +248,13 @@ def change_after_hours(view: View, customer: Customer, rng: Rng) -> Grounded | N
         late = minutes(hours["close"]) - LAST_SEATING_MINUTES + rng.choice((30, 60))
         if closed and rng.random() < 0.5:
             day = closed[0]
-            return _change(view, booking, day, booking["time"], booking["party_size"],
-                           f"moved to {long_date(day)} ({day}), same time")  # fmt: skip
+            wish = f"moved to {long_date(day)} ({day}), same time"
+            return _change(view, booking, day, booking["time"], booking["party_size"], wish, rng, BANK_LATE)
         new = f"{late // 60:02d}:{late % 60:02d}"
-        return _change(view, booking, booking["date"], new, booking["party_size"], f"moved later, to {new}")
+        wish = f"moved later, to {new}"
+        return _change(
+            view, booking, booking["date"], new, booking["party_size"], wish, rng, "change_after_hours"
+        )
     return None
 
 
@@ -231,7 +264,7 @@ def oversize_party(view: View, customer: Customer, rng: Rng) -> Grounded | None:
         largest = max(table["seats"] for table in view.locations[booking["location_id"]]["tables"])
         size = largest + rng.randint(2, 6)
         return _change(view, booking, booking["date"], booking["time"], size,
-                       f"changed to a party of {size}: more friends are coming")  # fmt: skip
+                       f"changed to a party of {size}", rng, "oversize_party")  # fmt: skip
     return None
 
 
@@ -246,7 +279,7 @@ def cancel_booking(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     bookings = [
         b for b in view.unique_bookings(customer.id, "booked") if not open_reservation_problem(b, CLOCK)
     ]
-    return _cancel(view, rng.choice(bookings), rng.choice(CANCEL_BECAUSE)) if bookings else None
+    return _cancel(view, rng.choice(bookings), rng, "cancel_booking") if bookings else None
 
 
 def cancel_no_show(view: View, customer: Customer, rng: Rng) -> Grounded | None:
@@ -254,24 +287,25 @@ def cancel_no_show(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     bookings = view.unique_bookings(customer.id, "no_show")
     if not bookings:
         return None
-    because = "you could not make it that evening and do not think the no-show fee is fair"
-    return _cancel(view, rng.choice(bookings), because, "you hope that makes the no-show fee go away")
+    return _cancel(view, rng.choice(bookings), rng, "cancel_no_show")
 
 
-def _cancel(
-    view: View, booking: Record, because: str, terms: str = "you accept a fee if the policy charges one"
-) -> Grounded:
+def _cancel(view: View, booking: Record, rng: Rng, bank: str) -> Grounded:
     words = booking_words(booking)
+    occasion = OCCASION_WORDS.get(booking["occasion"], "")
+    soon = start_of(booking["date"], booking["time"]) - NOW < timedelta(hours=24)
+    reason = "soon" if soon else ""
+    if occasion and rng.random() < 0.5:
+        reason = "occasion"
+    slots = {"booking": words, "occasion": occasion or "the evening"}
     return Grounded(
-        request=f"Please cancel {words}.",
-        situation=f"You want {words} cancelled because {because}; {terms}",
+        **BANKS[bank].word(rng, slots, reason=reason).fields(),
         bindings={"reservation_id": view.booking_lookups(booking)},
         write=write("cancel_reservation", reservation_id=booking["reservation_id"]),
         entities=frozenset({booking["reservation_id"], *_floor(booking["location_id"], booking["date"])}),
-        known={"reservation_to_cancel": words, "cancel_because": because},
+        known={"reservation_to_cancel": words},
         discoverable={"reservation_id": booking["reservation_id"]},
         evidence=(booking["reservation_id"],),
-        reason="Cancel a reservation.",
     )
 
 
@@ -280,27 +314,26 @@ def _cancel(
 
 def cancel_takeaway(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     orders = view.unique_orders(customer.id, "received")
-    return _cancel_order(view, rng.choice(orders), rng) if orders else None
+    return _cancel_order(view, rng.choice(orders), rng, "cancel_takeaway") if orders else None
 
 
 def cancel_started_order(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     """Refused: the kitchen has already started on the order."""
     orders = view.unique_orders(customer.id, "preparing", "ready", "out_for_delivery")
-    return _cancel_order(view, rng.choice(orders), rng) if orders else None
+    return _cancel_order(view, rng.choice(orders), rng, "cancel_started_order") if orders else None
 
 
-def _cancel_order(view: View, order: Record, rng: Rng) -> Grounded:
-    words, because = order_words(order), rng.choice(ORDER_BECAUSE)
+def _cancel_order(view: View, order: Record, rng: Rng, bank: str) -> Grounded:
+    words = order_words(order)
+    reason = order["channel"] if order["channel"] in ("delivery", "takeaway") and rng.random() < 0.6 else ""
     return Grounded(
-        request=f"Please cancel {words} and refund me.",
-        situation=f"You want {words} cancelled and refunded because {because}",
+        **BANKS[bank].word(rng, {"order": words}, reason=reason).fields(),
         bindings={"order_id": view.order_lookups(order)},
         write=write("cancel_order", order_id=order["order_id"]),
         entities=frozenset({order["order_id"]}),
-        known={"order_to_cancel": words, "cancel_because": because},
+        known={"order_to_cancel": words},
         discoverable={"order_id": order["order_id"]},
         evidence=(order["order_id"],),
-        reason="Cancel an order.",
     )
 
 
@@ -311,7 +344,7 @@ def use_points(view: View, customer: Customer, rng: Rng) -> Grounded | None:
             continue
         most = min(balance // 100, int((order["subtotal"] - order["discount"]) // 5)) * 100
         if most >= 100:
-            return _redeem(view, order, rng.randrange(100, most + 1, 100), customer.id)
+            return _redeem(view, order, rng.randrange(100, most + 1, 100), customer.id, rng, "use_points")
     return None
 
 
@@ -321,23 +354,25 @@ def over_redeem(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     for order in _shuffled(view.unique_orders(customer.id, "received"), rng):
         points = (balance // 100 + rng.randint(1, 3)) * 100
         if not order["points_redeemed"]:
-            return _redeem(view, order, points, customer.id)
+            return _redeem(view, order, points, customer.id, rng, "over_redeem")
     return None
 
 
-def _redeem(view: View, order: Record, points: int, guest_id: str) -> Grounded:
+def _redeem(view: View, order: Record, points: int, guest_id: str, rng: Rng, bank: str) -> Grounded:
     words = order_words(order)
     return Grounded(
-        request=f"Please use {points} of my loyalty points to pay part of {words}.",
-        situation=f"You want {points} of your loyalty points used on {words}",
+        **BANKS[bank].word(rng, {"order": words, "points": points}).fields(),
         bindings={"order_id": view.order_lookups(order)},
         write=write("redeem_points", order_id=order["order_id"], points=points),
         entities=frozenset({order["order_id"], f"{guest_id}:points"}),
         known={"order_for_points": words, "points_to_use": str(points)},
         discoverable={"order_id": order["order_id"]},
         evidence=(order["order_id"], str(points)),
-        reason="Pay an order with loyalty points.",
     )
+
+
+ALLERGY_NOTES = ("allergy", "no ", "-free")
+"""Dietary notes that name an allergen: a question about another allergen is for someone else."""
 
 
 def allergen_question(view: View, customer: Customer, rng: Rng) -> Grounded | None:
@@ -350,16 +385,18 @@ def allergen_question(view: View, customer: Customer, rng: Rng) -> Grounded | No
         allergen = rng.choice(allergens)
         dishes = [line["name"] for line in order["items"] if allergen in view.allergens(line)]
         name, words = allergen.replace("_", " "), order_words(order)
+        notes = view.guests[customer.id]["dietary_notes"]
+        reason = "own" if name in notes else "other" if any(w in notes for w in ALLERGY_NOTES) else ""
         return Grounded(
             kind="information",
-            request=f"I have a {name} allergy. Which dishes in {words} contain {name}?",
-            situation=f"You have a {name} allergy and want to know which dishes in {words} contain {name}",
+            **BANKS["allergen_question"]
+            .word(rng, {"order": words, "allergen": name}, reason=reason)
+            .fields(),
             bindings={"order_id": view.order_lookups(order)},
             entities=frozenset({order["order_id"]}),
             known={"order_to_check": words, "allergy": name},
             discoverable={"order_id": order["order_id"]},
             evidence=tuple(dishes),
-            reason="Check the allergens of an order.",
         )
     return None
 
@@ -386,7 +423,14 @@ INTENTS = (
     intent(cancel_booking, "cancel_reservation", "cancelling a reservation", RESERVATION, *RESERVATION),
     intent(cancel_takeaway, "cancel_order", "cancelling a food order", ORDER, *ORDER),
     intent(use_points, "redeem_points", "using loyalty points", ORDER, *ORDER),
-    intent(allergen_question, "get_order_details", "checking allergens in an order", ORDER),
+    Intent(
+        "allergen_question",
+        "get_order_details",
+        allergen_question,
+        "checking allergens in an order",
+        ORDER,
+        weight=0.3,
+    ),
     challenge(change_after_hours, "modify_reservation", "changing a reservation", CHANGE, *CHANGE),
     challenge(oversize_party, "modify_reservation", "a bigger party", RESERVATION, *RESERVATION),
     challenge(cancel_no_show, "cancel_reservation", "a missed reservation", RESERVATION, *RESERVATION),
@@ -400,6 +444,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={2: 0.15, 3: 0.45, 4: 0.4},
-    intent_counts={1: 0.05, 2: 0.3, 3: 0.65},
+    walk_lengths={2: 0.3, 3: 0.6, 4: 0.1},
+    intent_counts={2: 0.15, 3: 0.45, 4: 0.4},
 )

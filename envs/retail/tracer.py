@@ -11,6 +11,7 @@ from typing import Any
 from taue.contracts.tasks import Action
 from taue.envs.retail.generate import generate
 from taue.envs.retail.models import Order, Product, User
+from taue.envs.retail.phrases import BANKS, option_kind
 from taue.envs.retail.policy_check import check_policy
 from taue.envs.retail.tools import CANCEL_REASONS
 from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
@@ -26,12 +27,18 @@ NEW_ADDRESSES = (
     ("63 Old Mill Road", "Apt 7", "Burlington", "VT", "05401"),
     ("880 Juniper Court", "", "Eugene", "OR", "97401"),
     ("12 Harbor View Terrace", "Apt 3C", "Portland", "ME", "04101"),
+    ("301 Aspen Ridge Road", "", "Fort Collins", "CO", "80521"),
+    ("4 Quarry Hill Court", "Apt 2", "Asheville", "NC", "28801"),
+    ("5120 Prairie Wind Drive", "", "Lincoln", "NE", "68516"),
+    ("28 Tidewater Street", "Unit 9", "Mystic", "CT", "06355"),
 )
+"""New addresses: even positions are shipping addresses for one order, odd ones default addresses,
+so one task never holds the same address under two names."""
 
 PERSONAS = (
     "a busy nurse who shops online between shifts",
     "a graduate student who has just moved across town",
-    "a retired teacher who takes her time with online shopping",
+    "a retired teacher who takes time over online shopping",
     "a small-business owner buying supplies for the shop",
     "a parent organising a birthday on a tight budget",
     "a software engineer who wants things done quickly",
@@ -156,8 +163,8 @@ def order_words(order: Record) -> str:
     return f"the order with {listed([i['name'] for i in order['items']])}"
 
 
-def address_arguments(rng: random.Random) -> tuple[dict[str, str], str]:
-    address1, address2, city, state, zip_code = rng.choice(NEW_ADDRESSES)
+def address_arguments(rng: random.Random, pool: tuple[tuple[str, ...], ...]) -> tuple[dict[str, str], str]:
+    address1, address2, city, state, zip_code = rng.choice(pool)
     arguments = {
         "address1": address1,
         "address2": address2,
@@ -179,76 +186,74 @@ def _order_bindings(view: RetailView, order: Record, item: Record | None = None)
 
 
 def cancel_order(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
-    return _cancel(view, customer, rng, ("pending",))
+    return _cancel(view, customer, rng, ("pending",), "cancel_order")
 
 
 def cancel_shipped_order(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
-    return _cancel(view, customer, rng, ("processed", "delivered"))
+    return _cancel(view, customer, rng, ("processed", "delivered"), "cancel_shipped_order")
 
 
 def _cancel(
-    view: RetailView, customer: Customer, rng: random.Random, statuses: tuple[str, ...]
+    view: RetailView, customer: Customer, rng: random.Random, statuses: tuple[str, ...], intent: str
 ) -> Grounded | None:
     orders = view.orders_of(customer.id, *statuses)
     if not orders:
         return None
     order = rng.choice(orders)
     reason = rng.choice(CANCEL_REASONS)
-    because = "I ordered it by mistake" if reason == "ordered by mistake" else "I no longer need it"
     words = order_words(order)
     return Grounded(
-        request=f"Please cancel {words}; {because}.",
-        situation=f"You want {words} cancelled because {because.replace('I ', 'you ', 1)}",
+        **BANKS[intent].word(rng, {"order": words}, reason=reason).fields(),
         bindings=_order_bindings(view, order),
         write=write("cancel_pending_order", order_id=order["order_id"], reason=reason),
         entities=frozenset({order["order_id"]}),
         known={"cancel_reason": reason, "order_to_cancel": words},
         discoverable={"order_id": order["order_id"]},
         evidence=(order["order_id"],),
-        reason="Cancel an order.",
     )
 
 
 def reroute_order(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
-    return _reroute(view, customer, rng, ("pending",))
+    return _reroute(view, customer, rng, ("pending",), "reroute_order")
 
 
 def reroute_shipped_order(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
-    return _reroute(view, customer, rng, ("processed",))
+    return _reroute(view, customer, rng, ("processed",), "reroute_shipped_order")
 
 
 def _reroute(
-    view: RetailView, customer: Customer, rng: random.Random, statuses: tuple[str, ...]
+    view: RetailView, customer: Customer, rng: random.Random, statuses: tuple[str, ...], intent: str
 ) -> Grounded | None:
     orders = view.orders_of(customer.id, *statuses)
     if not orders:
         return None
     order = rng.choice(orders)
-    arguments, text = address_arguments(rng)
+    arguments, text = address_arguments(rng, NEW_ADDRESSES[0::2])
     words = order_words(order)
+    slots = {"order": words, "address": text, "city": arguments["city"]}
     return Grounded(
-        request=f"Please ship {words} to {text} instead.",
-        situation=f"You want {words} shipped to {text} instead of the address on the order",
+        **BANKS[intent].word(rng, slots).fields(),
         bindings=_order_bindings(view, order),
         write=write("modify_pending_order_address", order_id=order["order_id"], **arguments),
         entities=frozenset({order["order_id"]}),
         known={"new_shipping_address": text, "order_to_reroute": words},
         discoverable={"order_id": order["order_id"]},
         evidence=(order["order_id"], arguments["address1"]),
-        reason="Send an order to another address.",
     )
 
 
 def swap_item(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
-    return _variant_change(view, customer, rng, "pending", "modify_pending_order_items", "change")
+    return _variant_change(view, customer, rng, "pending", "modify_pending_order_items", "swap_item")
 
 
 def exchange_item(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
-    return _variant_change(view, customer, rng, "delivered", "exchange_delivered_order_items", "exchange")
+    return _variant_change(
+        view, customer, rng, "delivered", "exchange_delivered_order_items", "exchange_item"
+    )
 
 
 def _variant_change(
-    view: RetailView, customer: Customer, rng: random.Random, status: str, tool: str, verb: str
+    view: RetailView, customer: Customer, rng: random.Random, status: str, tool: str, intent: str
 ) -> Grounded | None:
     for order in _shuffled(view.orders_of(customer.id, status), rng):
         swap = view.variant_swap(order, rng)
@@ -258,19 +263,35 @@ def _variant_change(
         method = _payer(view, customer.id, variant["price"] - item["price"], rng)
         if method is None:
             continue
-        return _variant_goal(view, order, item, variant, method, tool, verb)
+        return _variant_goal(view, order, item, variant, method, tool, intent, rng)
     return None
 
 
 def _variant_goal(
-    view: RetailView, order: Record, item: Record, variant: Record, method: Record, tool: str, verb: str
+    view: RetailView,
+    order: Record,
+    item: Record,
+    variant: Record,
+    method: Record,
+    tool: str,
+    intent: str,
+    rng: random.Random,
 ) -> Grounded:
     change = describe_change(item, variant)
+    option = next(k for k, v in variant["options"].items() if item["options"].get(k) != v)
+    slots = {
+        "name": item["name"],
+        "item": describe_item(item),
+        "order": order_words(order),
+        "change": change,
+        "payment": describe_method(method),
+        "option": option,
+        "old": item["options"][option],
+        "new": variant["options"][option],
+    }
+    verb = "exchange" if intent == "exchange_item" else "change"
     return Grounded(
-        request=f"I'd like to {verb} the {item['name']} for {change}, settling any difference with my "
-        f"{describe_method(method)}.",
-        situation=f"You want to {verb} the {describe_item(item)} in {order_words(order)} for {change}, and "
-        f"settle any price difference with your {describe_method(method)}",
+        **BANKS[intent].word(rng, slots, reason=option_kind(option)).fields(),
         bindings=_order_bindings(view, order, item),
         write=write(
             tool,
@@ -291,7 +312,6 @@ def _variant_goal(
             "new_item_id": variant["item_id"],
         },
         evidence=(order["order_id"],),
-        reason=f"{verb.title()} an item for another variant.",
     )
 
 
@@ -317,9 +337,9 @@ def change_payment(view: RetailView, customer: Customer, rng: random.Random) -> 
             continue
         method = rng.choice(methods)
         words = order_words(order)
+        slots = {"order": words, "payment": describe_method(method)}
         return Grounded(
-            request=f"Please charge {words} to my {describe_method(method)} instead.",
-            situation=f"You want {words} paid with your {describe_method(method)} instead",
+            **BANKS["change_payment"].word(rng, slots, reason=method["source"]).fields(),
             bindings=_order_bindings(view, order),
             write=write(
                 "modify_pending_order_payment", order_id=order["order_id"], payment_method_id=method["id"]
@@ -328,7 +348,6 @@ def change_payment(view: RetailView, customer: Customer, rng: random.Random) -> 
             known={"order_to_repay": words, "pay_with": describe_method(method)},
             discoverable={"order_id": order["order_id"], "payment_method_id": method["id"]},
             evidence=(order["order_id"],),
-            reason="Pay an order another way.",
         )
     return None
 
@@ -337,7 +356,7 @@ def return_items(view: RetailView, customer: Customer, rng: random.Random) -> Gr
     for order in _shuffled(view.orders_of(customer.id, "delivered"), rng):
         methods = [view.original_method(order), *view.methods(customer.id, "gift_card")]
         method = rng.choice(list({m["id"]: m for m in methods}.values()))
-        return _return(view, order, method, rng)
+        return _return(view, order, method, rng, "return_items")
     return None
 
 
@@ -346,20 +365,24 @@ def refund_to_other_card(view: RetailView, customer: Customer, rng: random.Rando
         original = view.original_method(order)["id"]
         others = [m for m in view.methods(customer.id, "credit_card", "paypal") if m["id"] != original]
         if others:
-            return _return(view, order, rng.choice(others), rng)
+            return _return(view, order, rng.choice(others), rng, "refund_to_other_card")
     return None
 
 
-def _return(view: RetailView, order: Record, method: Record, rng: random.Random) -> Grounded | None:
+def _return(
+    view: RetailView, order: Record, method: Record, rng: random.Random, intent: str
+) -> Grounded | None:
     singles = [i for i in order["items"] if [j["item_id"] for j in order["items"]].count(i["item_id"]) == 1]
     if not singles:
         return None
     items = sorted(rng.sample(singles, min(len(singles), rng.choice((1, 1, 2)))), key=lambda i: i["item_id"])
     described = listed([describe_item(i) for i in items])
     refund = describe_method(method)
+    names = [i["name"] for i in items]
+    slots = {"names": listed(names) if len(set(names)) == len(names) else described, "items": described}
+    slots["refund"] = refund
     return Grounded(
-        request=f"I want to return the {listed([i['name'] for i in items])}, refunded to my {refund}.",
-        situation=f"You want to return the {described} from a delivered order, refunded to your {refund}",
+        **BANKS[intent].word(rng, slots, reason="one" if len(items) == 1 else "several").fields(),
         bindings=_order_bindings(view, order, items[0]),
         write=write(
             "return_delivered_order_items",
@@ -368,10 +391,9 @@ def _return(view: RetailView, order: Record, method: Record, rng: random.Random)
             payment_method_id=method["id"],
         ),
         entities=frozenset({order["order_id"]}),
-        known={"items_to_return": described, "refund_to": refund},
+        known={"items_to_return": described, "pay_with": refund},
         discoverable={"order_id": order["order_id"], "item_ids": ", ".join(i["item_id"] for i in items)},
         evidence=(order["order_id"],),
-        reason="Return items of a delivered order.",
     )
 
 
@@ -379,16 +401,15 @@ def update_default_address(view: RetailView, customer: Customer, rng: random.Ran
     orders = view.users[customer.id]["orders"]
     if not orders:
         return None
-    arguments, text = address_arguments(rng)
+    arguments, text = address_arguments(rng, NEW_ADDRESSES[1::2])
+    slots = {"address": text, "city": arguments["city"]}
     return Grounded(
-        request=f"I've moved: please make {text} the default address on my account.",
-        situation=f"You have moved and want {text} as the default address on your account",
+        **BANKS["update_default_address"].word(rng, slots).fields(),
         bindings={"order_id": Lookups(tuple(orders))},
         write=write("modify_user_address", user_id=customer.id, **arguments),
         entities=frozenset({f"{customer.id}:address"}),
         known={"new_default_address": text},
         evidence=(arguments["address1"],),
-        reason="Update the account's default address.",
     )
 
 
@@ -400,15 +421,13 @@ def tracking_number(view: RetailView, customer: Customer, rng: random.Random) ->
     tracking = order["fulfillments"][0]["tracking_id"][0]
     words = order_words(order)
     return Grounded(
+        **BANKS["tracking_number"].word(rng, {"order": words}, reason=order["status"]).fields(),
         kind="information",
-        request=f"What is the tracking number of {words}?",
-        situation=f"You want the tracking number of {words}",
         bindings=_order_bindings(view, order),
         entities=frozenset({order["order_id"]}),
         known={"order_to_track": words},
         discoverable={"order_id": order["order_id"]},
         evidence=(tracking,),
-        reason="Find a shipment's tracking number.",
     )
 
 
@@ -452,6 +471,7 @@ INTENTS = (
         "paying for an order another way",
         ORDER_READS,
         ("get_order_details",),
+        weight=0.7,
     ),
     Intent(
         "return_items",
@@ -476,7 +496,14 @@ INTENTS = (
         "updating an address",
         ("get_order_details",),
     ),
-    Intent("tracking_number", "get_order_details", tracking_number, "tracking a delivery", ORDER_READS),
+    Intent(
+        "tracking_number",
+        "get_order_details",
+        tracking_number,
+        "tracking a delivery",
+        ORDER_READS,
+        weight=0.5,
+    ),
     Intent(
         "cancel_shipped_order",
         "cancel_pending_order",
@@ -513,6 +540,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={2: 0.2, 3: 0.45, 4: 0.35},
-    intent_counts={1: 0.15, 2: 0.5, 3: 0.35},
+    walk_lengths={2: 0.55, 3: 0.3, 4: 0.15},
+    intent_counts={2: 0.15, 3: 0.5, 4: 0.35},
 )

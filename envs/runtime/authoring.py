@@ -58,7 +58,73 @@ class Grounded:
     evidence: tuple[str, ...] = ()
     """What a report of it names (action) or what the agent must say (information)."""
     reason: str = ""
-    """Why the customer calls, for the scenario's reason_for_call."""
+    """Why the customer wants it, first person, in the customer's own words ("I ordered it by
+    mistake"); the first goal's reason is the scenario's reason_for_call and opens the conversation."""
+    preference: str = ""
+    """What the customer prefers or will not accept, first person ("I'd like the refund on the same
+    card"); a policy challenge's preference is how the customer takes the refusal."""
+    personas: tuple[str, ...] = ()
+    """Personas who would bring this need (drawn for the task's customer when it is the first)."""
+    decided: frozenset[str] = frozenset()
+    """Arguments of `write` the policy leaves to the agent (a ticket's priority, a compensation
+    amount): never in the customer's texts, so exempt from the derivability check."""
+
+
+@dataclass(frozen=True)
+class Wording:
+    """One draw from a `Bank`, slots filled: the four texts a grounder puts into its `Grounded`."""
+
+    request: str
+    situation: str
+    reason: str
+    preference: str
+    personas: tuple[str, ...]
+
+    def fields(self) -> dict[str, Any]:
+        """Keyword arguments for `Grounded(**wording.fields(), ...)`."""
+        return {
+            "request": self.request,
+            "situation": self.situation,
+            "reason": self.reason,
+            "preference": self.preference,
+            "personas": self.personas,
+        }
+
+
+@dataclass(frozen=True)
+class Bank:
+    """How customers put one intent into words (docs/tracer.md, "Phrase banks"): at least eight
+    variants of each part, `{slot}` names filled by the grounder from the records.
+
+    `requests` are first person, what the customer says to the agent ("Could you cancel {order}?");
+    `wants` are second-person clauses for the instruction, without a final stop ("you want {order}
+    cancelled"); `reasons` map a key the grounder picks from the records (a cancel reason, a later or
+    earlier flight; "" for any) to first-person reasons without a final stop ("I ordered it by
+    mistake"); `preferences` are first-person wishes ("I'd like the refund on the same card");
+    `personas` are who would bring this need ("a nurse who shops between shifts")."""
+
+    requests: tuple[str, ...]
+    wants: tuple[str, ...]
+    reasons: Mapping[str, tuple[str, ...]]
+    preferences: tuple[str, ...]
+    personas: tuple[str, ...] = ()
+
+    def word(self, rng: random.Random, slots: Mapping[str, Any], reason: str = "") -> Wording:
+        """One variant of each part, slots filled; `reason` picks the reasons that fit the records."""
+        values = {name: str(value) for name, value in slots.items()}
+        reasons = self.reasons.get(reason) or self.reasons[""]
+        return Wording(
+            request=_sentence(rng.choice(self.requests).format(**values)),
+            situation=rng.choice(self.wants).format(**values),
+            reason=rng.choice(reasons).format(**values),
+            preference=rng.choice(self.preferences).format(**values) if self.preferences else "",
+            personas=self.personas,
+        )
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 @dataclass(frozen=True)
@@ -91,6 +157,8 @@ class Intent:
     """Reads the workflow must include (the policy says to check first)."""
     challenge: bool = False
     """A policy challenge: the customer asks for a write the policy forbids; the gold leaves it undone."""
+    weight: float = 1.0
+    """How often the intent is drawn relative to the others of its kind (ordinary or challenge)."""
 
 
 @dataclass(frozen=True)

@@ -130,17 +130,21 @@ def customers(view: View) -> list[Customer]:
     for index, (student_id, student) in enumerate(sorted(view.students.items())):
         name = f"{student['first_name']} {student['last_name']}"
         dob = student["date_of_birth"]
-        if index % 2:  # "student_id" itself is a binding (discoverable), so the fact has another name
-            known = {"student_number": student_id, "date_of_birth": dob}
+        if index % 2:
+            # The student states their id: one known fact, so identification makes nothing
+            # discoverable (the grounders bind `student_id` for the workflows' calls).
+            known = {"student_id": student_id, "date_of_birth": dob}
             found = {"date_of_birth": dob, "student_id": student_id}
+            bindings = {}
         else:
             known = {"email": student["email"], "date_of_birth": dob}
             found = {"date_of_birth": dob, "email": student["email"]}
+            bindings = {"student_id": student_id}
         identity = (
             Action(name="find_student", arguments=found),
             Action(name="get_student_details", arguments={"student_id": student_id}),
         )
-        result.append(Customer(student_id, name, identity, known, {"student_id": student_id}))
+        result.append(Customer(student_id, name, identity, known, bindings))
     return result
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
-from taue.envs.school.catalog import TRANSCRIPT_RECIPIENTS
+from taue.envs.school.catalog import DEPARTMENTS, TRANSCRIPT_RECIPIENTS
+from taue.envs.school.phrases import BANKS
 from taue.envs.school.policy_check import check_policy
 from taue.envs.school.reads import gpa
-from taue.envs.school.rules import CURRENT_TERM, TODAY, drop_terms
+from taue.envs.school.rules import CURRENT_TERM, PASSING_FOR_PREREQUISITE, TODAY, drop_terms
 from taue.envs.school.seed_view import (
     PERSONAS,
     Record,
@@ -25,9 +26,45 @@ from taue.envs.school.seed_view import (
     term_words,
 )
 
+RECIPIENT_KINDS = {
+    "admissions@graduate.mercer-hill.example": "school",
+    "records@law.ashcombe.example": "school",
+    "hr@brightwell-labs.example": "employer",
+    "scholarships@weybridge-foundation.example": "scholarship",
+}
+"""Who a transcript goes to, for the reason the student gives; a postal recipient is named below."""
+
 
 def _term_invoice(customer: Customer) -> str:
     return f"INV-{CURRENT_TERM}-{customer.id[1:]}"
+
+
+def _invoice_changes(invoice_id: str) -> set[str]:
+    """What a payment or a refund of an invoice must not share a task with: the invoice itself and the
+    charges an add or a drop puts on it (an add and a drop of different courses go together)."""
+    return {invoice_id, f"{invoice_id}:add", f"{invoice_id}:drop"}
+
+
+def _method_fact(method: Record) -> str:
+    """One name per payment method, whatever it is used for (paying, a fee, a refund)."""
+    return "card" if method["type"] == "card" else "bank_account"
+
+
+def _student(customer: Customer) -> dict[str, Any]:
+    """The student id every school tool takes: a student who identifies with it states it (a known
+    fact, customers()), so it is bound here rather than made discoverable by identification."""
+    return {"student_id": customer.id}
+
+
+def _level_fits(view: View, customer: Customer, code: str) -> bool:
+    return (view.courses[code]["level"] == "graduate") == _graduate(view, customer)
+
+
+def _subject(view: View, customer: Customer, code: str) -> str:
+    """'major' when the course belongs to the student's programme's department, else 'elective'."""
+    department = view.courses[code]["department"]
+    name = DEPARTMENTS.get(department, department)
+    return "major" if name in view.students[customer.id]["program"] else "elective"
 
 
 # -------------------------------------------------------------------------------------- registration
@@ -40,7 +77,7 @@ def _addable(view: View, customer: Customer, section: Record) -> bool:
         course["course_code"] not in taking | view.passed(customer.id)
         and set(course["prerequisites"]) <= view.passed(customer.id)
         and course["credits"] <= view.room(customer.id)
-        and (course["level"] == "graduate") == (view.students[customer.id]["level"] == "graduate")
+        and _level_fits(view, customer, course["course_code"])
     )
 
 
@@ -49,63 +86,110 @@ def register(view: View, customer: Customer, rng: Rng) -> Grounded | None:
         return None
     options = [s for s in view.sections.values() if view.open_to_adds(s) and view.seats_left(s) > 0]
     for section in shuffled([s for s in options if _addable(view, customer, s)], rng):
-        return _add(view, customer, section, "Add a course to your schedule.")
+        return _add(
+            view, customer, section, rng, "register", _subject(view, customer, section["course_code"])
+        )
     return None
+
+
+def _missing_prerequisite(view: View, customer: Customer, code: str) -> tuple[str, str] | None:
+    """(reason key, the missing prerequisite) when the student lacks one of the course's prerequisites
+    but stands near it: taking it now, passed it below C-, or passed the others."""
+    passed = view.passed(customer.id)
+    missing = [p for p in view.courses[code]["prerequisites"] if p not in passed]
+    if not missing:
+        return None
+    taking = {e["course_code"] for e in view.current(customer.id)}
+    low = {  # passed, but below the C- a prerequisite needs (an F is no pass at all)
+        e["course_code"]
+        for e in view.completed(customer.id)
+        if e["grade"] not in PASSING_FOR_PREREQUISITE and e["grade"] in ("D+", "D")
+    }
+    for key, group in (("in_progress", taking), ("low_grade", low)):
+        near = [p for p in missing if p in group]
+        if near:
+            return key, near[0]
+    return ("partial" if len(missing) < len(view.courses[code]["prerequisites"]) else ""), missing[0]
 
 
 def register_missing_prerequisite(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     taking = {e["course_code"] for e in view.current(customer.id)} | view.passed(customer.id)
-    options = [
-        s
-        for s in view.sections.values()
-        if view.open_to_adds(s)
-        and view.seats_left(s) > 0
-        and s["course_code"] not in taking
-        and not set(view.courses[s["course_code"]]["prerequisites"]) <= view.passed(customer.id)
-    ]
-    return (
-        _add(
-            view,
-            customer,
-            rng.choice(sorted(options, key=lambda s: s["section_id"])),
-            "Add a course you were told you can take.",
-        )
-        if options
-        else None
-    )
+    near, other = [], []
+    for section in sorted(view.sections.values(), key=lambda s: s["section_id"]):
+        code = section["course_code"]
+        if not view.open_to_adds(section) or view.seats_left(section) <= 0 or code in taking:
+            continue
+        missing = _missing_prerequisite(view, customer, code)
+        if missing is None or not _level_fits(view, customer, code):
+            continue
+        # A course one step beyond what the student has done, not an advanced course out of reach.
+        (near if missing[0] else other).append((section, missing))
+    options = near or [o for o in other if _number(o[0]["course_code"]) < 300 or _graduate(view, customer)]
+    if not options:
+        return None
+    section, (key, prerequisite) = rng.choice(options)
+    extra = {"prerequisite": course_words(view, prerequisite)}
+    return _add(view, customer, section, rng, "register_missing_prerequisite", key, extra)
+
+
+def _number(code: str) -> int:
+    return int("".join(ch for ch in code if ch.isdigit()))
+
+
+def _graduate(view: View, customer: Customer) -> bool:
+    return view.students[customer.id]["level"] == "graduate"
 
 
 def register_full_section(view: View, customer: Customer, rng: Rng) -> Grounded | None:
-    return _refused_add(view, customer, rng, lambda s: view.open_to_adds(s) and view.seats_left(s) <= 0)
+    return _refused_add(
+        view,
+        customer,
+        rng,
+        lambda s: view.open_to_adds(s) and view.seats_left(s) <= 0,
+        "register_full_section",
+    )
 
 
 def register_after_deadline(view: View, customer: Customer, rng: Rng) -> Grounded | None:
-    return _refused_add(view, customer, rng, lambda s: not view.open_to_adds(s) and view.seats_left(s) > 0)
+    return _refused_add(
+        view,
+        customer,
+        rng,
+        lambda s: not view.open_to_adds(s) and view.seats_left(s) > 0,
+        "register_after_deadline",
+    )
 
 
-def _refused_add(view: View, customer: Customer, rng: Rng, fits: Any) -> Grounded | None:
+def _refused_add(view: View, customer: Customer, rng: Rng, fits: Any, bank: str) -> Grounded | None:
     if not view.may_register(customer.id):
         return None
     options = sorted(
         (s for s in view.sections.values() if fits(s) and _addable(view, customer, s)),
         key=lambda s: s["section_id"],
     )
-    return _add(view, customer, rng.choice(options), "Add a course late in the term.") if options else None
+    return _add(view, customer, rng.choice(options), rng, bank) if options else None
 
 
-def _add(view: View, customer: Customer, section: Record, reason: str) -> Grounded:
+def _add(
+    view: View,
+    customer: Customer,
+    section: Record,
+    rng: Rng,
+    bank: str,
+    why: str = "",
+    extra: dict[str, str] | None = None,
+) -> Grounded:
     words, code = section_words(view, section), section["course_code"]
+    slots = {"section": words, "meets": section["meets"], "prerequisite": "", **(extra or {})}
     return Grounded(
-        request=f"I'd like to register for {words}, meeting {section['meets']}.",
-        situation=f"You want to register for {words}, which meets {section['meets']}; you accept the tuition "
-        "it adds to your term invoice",
-        bindings={"course_code": code, "section_id": section["section_id"]},
+        **BANKS[bank].word(rng, slots, reason=why).fields(),
+        bindings={**_student(customer), "course_code": code, "section_id": section["section_id"]},
         write=write("register_for_section", student_id=customer.id, section_id=section["section_id"]),
-        entities=frozenset({f"course:{customer.id}:{code}", f"{customer.id}:load", _term_invoice(customer)}),
+        entities=frozenset(
+            {f"course:{customer.id}:{code}", f"{customer.id}:load", f"{_term_invoice(customer)}:add"}
+        ),
         known={"section_to_add": f"{section['section_id']}, {course_words(view, code)}"},
-        discoverable={"section_id": section["section_id"]},
         evidence=(section["section_id"],),
-        reason=reason,
     )
 
 
@@ -113,30 +197,35 @@ def _add(view: View, customer: Customer, section: Record, reason: str) -> Ground
 
 
 def drop(view: View, customer: Customer, rng: Rng) -> Grounded | None:
-    return _drop(view, customer, rng, lambda s: drop_terms(s) is not None)
+    return _drop(view, customer, rng, lambda s: drop_terms(s) is not None, "drop")
 
 
 def drop_after_withdrawal_deadline(view: View, customer: Customer, rng: Rng) -> Grounded | None:
-    return _drop(view, customer, rng, lambda s: drop_terms(s) is None)
+    return _drop(view, customer, rng, lambda s: drop_terms(s) is None, "drop_after_withdrawal_deadline")
 
 
-def _drop(view: View, customer: Customer, rng: Rng, fits: Any) -> Grounded | None:
+def _drop(view: View, customer: Customer, rng: Rng, fits: Any, bank: str) -> Grounded | None:
     options = [e for e in view.current(customer.id) if fits(view.sections[e["section_id"]])]
     if not options:
         return None
     enrollment = rng.choice(options)
     section = view.sections[enrollment["section_id"]]
-    words = section_words(view, section)
+    terms = drop_terms(section)
+    started = section["start_date"] <= TODAY
+    why = "" if terms is None else "late" if terms[1] else "free" if started else "before"
     return Grounded(
-        request=f"Please drop me from {words}.",
-        situation=f"You want to drop {words}; you accept whatever refund and late-drop fee the rules give",
-        bindings={"section_id": view.enrolled_lookups(enrollment), "invoice_id": _term_invoice(customer)},
+        **BANKS[bank].word(rng, {"section": section_words(view, section)}, reason=why).fields(),
+        bindings={
+            **_student(customer),
+            "section_id": view.enrolled_lookups(enrollment),
+            "invoice_id": _term_invoice(customer),
+        },
         write=write("drop_section", student_id=customer.id, section_id=section["section_id"]),
-        entities=frozenset({f"course:{customer.id}:{section['course_code']}", _term_invoice(customer)}),
+        entities=frozenset(
+            {f"course:{customer.id}:{section['course_code']}", f"{_term_invoice(customer)}:drop"}
+        ),
         known={"section_to_drop": f"{section['section_id']}, {course_words(view, section['course_code'])}"},
-        discoverable={"section_id": section["section_id"]},
         evidence=(section["section_id"],),
-        reason="Drop a course.",
     )
 
 
@@ -152,12 +241,18 @@ def swap(view: View, customer: Customer, rng: Rng) -> Grounded | None:
         new = rng.choice(others)
         old = view.sections[enrollment["section_id"]]
         code = enrollment["course_code"]
+        why = "time" if new["meets"] != old["meets"] else "instructor"
+        slots = {
+            "old": section_words(view, old),
+            "old_id": old["section_id"],
+            "new_id": new["section_id"],
+            "new_meets": new["meets"],
+            "new_instructor": new["instructor"],
+            "course": course_words(view, code),
+        }
         return Grounded(
-            request=f"Can you move me from {old['section_id']} to {new['section_id']} in "
-            f"{course_words(view, code)}? The new time ({new['meets']}) suits me better.",
-            situation=f"You are enrolled in {section_words(view, old)} and want to move to section "
-            f"{new['section_id']} of the same course, which meets {new['meets']}",
-            bindings={"course_code": code, "section_id": new["section_id"]},
+            **BANKS["swap"].word(rng, slots, reason=why).fields(),
+            bindings={**_student(customer), "course_code": code, "section_id": new["section_id"]},
             write=write(
                 "swap_section",
                 student_id=customer.id,
@@ -166,9 +261,7 @@ def swap(view: View, customer: Customer, rng: Rng) -> Grounded | None:
             ),
             entities=frozenset({f"course:{customer.id}:{code}"}),
             known={"current_section": old["section_id"], "wanted_section": new["section_id"]},
-            discoverable={"new_section_id": new["section_id"]},
             evidence=(new["section_id"],),
-            reason="Change to another section of a course.",
         )
     return None
 
@@ -184,7 +277,8 @@ def pay(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     invoice, (method_id, method) = rng.choice(invoices), rng.choice(methods)
     full = rng.random() < 0.6 or invoice["balance"] <= 200
     amount = invoice["balance"] if full else float(rng.randrange(100, int(invoice["balance"]) // 2 + 101, 50))
-    return _payment(view, customer, invoice, method_id, method, amount, full, "Pay tuition.")
+    why = invoice["status"] if full else "part"
+    return _payment(view, customer, invoice, method_id, method, amount, full, rng, "pay", why)
 
 
 def overpay(view: View, customer: Customer, rng: Rng) -> Grounded | None:
@@ -194,17 +288,7 @@ def overpay(view: View, customer: Customer, rng: Rng) -> Grounded | None:
         return None
     invoice, (method_id, method) = rng.choice(invoices), rng.choice(methods)
     amount = round(invoice["balance"] + rng.randrange(200, 1500, 100), 2)
-    return _payment(
-        view,
-        customer,
-        invoice,
-        method_id,
-        method,
-        amount,
-        False,
-        "Pay ahead for next term.",
-        " so the extra sits as credit for next term",
-    )
+    return _payment(view, customer, invoice, method_id, method, amount, False, rng, "overpay")
 
 
 def _payment(
@@ -215,23 +299,20 @@ def _payment(
     method: Record,
     amount: float,
     full: bool,
-    reason: str,
+    rng: Rng,
+    bank: str,
     why: str = "",
 ) -> Grounded:
     term, pay_with = term_words(invoice["term"]), method_words(method)
     sum_words = "the full balance" if full else money(amount)
-    known = {
-        "invoice": f"{term} invoice",
-        "pay_with": pay_with,
-        "amount": "the full balance" if full else money(amount),
-    }
-    entities = {invoice["invoice_id"]} | (
+    known = {"invoice": f"{term} invoice", _method_fact(method): pay_with, "amount": sum_words}
+    entities = _invoice_changes(invoice["invoice_id"]) | (
         {f"{customer.id}:hold"} if invoice["status"] == "overdue" else set()
     )
+    slots = {"amount": sum_words, "term": term, "method": pay_with}
     return Grounded(
-        request=f"I want to pay {sum_words} of my {term} invoice with my {pay_with}{why}.",
-        situation=f"You want to pay {sum_words} of your {term} invoice with your {pay_with}{why}",
-        bindings={"invoice_id": view.invoice_lookups(invoice)},
+        **BANKS[bank].word(rng, slots, reason=why).fields(),
+        bindings={**_student(customer), "invoice_id": view.invoice_lookups(invoice)},
         write=write(
             "make_payment",
             student_id=customer.id,
@@ -243,42 +324,45 @@ def _payment(
         known=known,
         discoverable={"invoice_id": invoice["invoice_id"], "method_id": method_id},
         evidence=(invoice["invoice_id"],),
-        reason=reason,
     )
 
 
 def refund(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     invoices = [i for i in view.invoices_of(customer.id) if i["balance"] < 0]
-    return _refund(view, customer, rng, invoices, "Get a credit balance refunded.")
+    return _refund(view, customer, rng, invoices, "refund")
 
 
 def refund_without_credit(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     invoices = [i for i in view.invoices_of(customer.id) if i["status"] == "paid"]
-    return _refund(view, customer, rng, invoices, "Ask for money back on a paid invoice.")
+    return _refund(view, customer, rng, invoices, "refund_without_credit")
 
 
-def _refund(view: View, customer: Customer, rng: Rng, invoices: list[Record], reason: str) -> Grounded | None:
+def _refund(view: View, customer: Customer, rng: Rng, invoices: list[Record], bank: str) -> Grounded | None:
     banks = view.methods(customer.id, "bank_account")
     if not invoices or not banks:
         return None
     invoice, (method_id, method) = rng.choice(invoices), rng.choice(banks)
     term, to = term_words(invoice["term"]), method_words(method)
+    awards = [i["description"] for i in invoice["items"] if i["amount"] < 0]
+    left = {"dropped", "withdrawn"}
+    dropped = any(
+        e["term"] == invoice["term"] and e["status"] in left for e in view.by_student.get(customer.id, [])
+    )
+    why = "award" if bank == "refund" and awards else "dropped" if dropped else ""
+    slots = {"term": term, "method": to, "award": awards[0] if awards else ""}
     return Grounded(
-        request=f"I believe I have money coming back on my {term} invoice; please refund it to my {to}.",
-        situation=f"You believe your {term} invoice leaves money owed to you, "
-        f"and want it refunded to your {to}",
-        bindings={"invoice_id": view.invoice_lookups(invoice)},
+        **BANKS[bank].word(rng, slots, reason=why).fields(),
+        bindings={**_student(customer), "invoice_id": view.invoice_lookups(invoice)},
         write=write(
             "refund_credit_balance",
             student_id=customer.id,
             invoice_id=invoice["invoice_id"],
             method_id=method_id,
         ),
-        entities=frozenset({invoice["invoice_id"]}),
-        known={"invoice": f"{term} invoice", "refund_to": to},
+        entities=frozenset(_invoice_changes(invoice["invoice_id"])),
+        known={"invoice": f"{term} invoice", _method_fact(method): to},
         discoverable={"invoice_id": invoice["invoice_id"], "method_id": method_id},
         evidence=(invoice["invoice_id"],),
-        reason=reason,
     )
 
 
@@ -287,15 +371,15 @@ def _refund(view: View, customer: Customer, rng: Rng, invoices: list[Record], re
 
 def transcript(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     held = any(h["type"] == "financial" for h in view.students[customer.id]["holds"])
-    return None if held else _transcript(view, customer, rng, rng.randint(1, 3))
+    return None if held else _transcript(view, customer, rng, rng.randint(1, 3), "transcript")
 
 
 def transcript_on_hold(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     held = any(h["type"] == "financial" for h in view.students[customer.id]["holds"])
-    return _transcript(view, customer, rng, rng.randint(1, 2)) if held else None
+    return _transcript(view, customer, rng, rng.randint(1, 2), "transcript_on_hold") if held else None
 
 
-def _transcript(view: View, customer: Customer, rng: Rng, copies: int) -> Grounded | None:
+def _transcript(view: View, customer: Customer, rng: Rng, copies: int, bank: str) -> Grounded | None:
     cards = view.methods(customer.id, "card")
     if not cards or not view.completed(customer.id):
         return None
@@ -303,13 +387,21 @@ def _transcript(view: View, customer: Customer, rng: Rng, copies: int) -> Ground
     recipient = rng.choice(TRANSCRIPT_RECIPIENTS)
     delivery = "electronic" if "@" in recipient else "mail"
     how = "by email" if delivery == "electronic" else "by mail"
+    kind = RECIPIENT_KINDS.get(recipient) or ("school" if "University" in recipient else "employer")
+    why = f"{kind}_{'email' if delivery == 'electronic' else 'mail'}"
     plural = "copy" if copies == 1 else "copies"
+    slots = {
+        "copies": f"{copies} official transcript {plural}",
+        "how": how,
+        "recipient": recipient,
+        "method": method_words(method),
+    }
     return Grounded(
-        request=f"I need {copies} official transcript {plural} sent {how} to {recipient}, paid with my "
-        f"{method_words(method)}.",
-        situation=f"You need {copies} official transcript {plural} sent {how} to {recipient}, the fee paid "
-        f"with your {method_words(method)}",
-        bindings={"invoice_id": Lookups(tuple(view.students[customer.id]["invoice_ids"]))},
+        **BANKS[bank].word(rng, slots, reason=why).fields(),
+        bindings={
+            **_student(customer),
+            "invoice_id": Lookups(tuple(view.students[customer.id]["invoice_ids"])),
+        },
         write=write(
             "request_transcript",
             student_id=customer.id,
@@ -323,11 +415,10 @@ def _transcript(view: View, customer: Customer, rng: Rng, copies: int) -> Ground
             "copies": str(copies),
             "delivery": delivery,
             "recipient": recipient,
-            "pay_with": method_words(method),
+            _method_fact(method): method_words(method),
         },
         discoverable={"method_id": method_id},
         evidence=(recipient,),
-        reason="Order official transcripts.",
     )
 
 
@@ -343,15 +434,12 @@ def grade_lookup(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     cumulative = view.cumulative_gpa(customer.id)
     term_gpa = gpa([e for e in done if e["term"] == enrollment["term"]])
     return Grounded(
+        **BANKS["grade_lookup"].word(rng, {"course": words, "term": term}).fields(),
         kind="information",
-        request=f"I took {words} in {term}. What was my GPA that term, and what is my cumulative GPA?",
-        situation=f"You took {words} in {term} and want to know your GPA for that term and your "
-        "cumulative GPA",
-        bindings={"course_code": enrollment["course_code"]},
+        bindings={**_student(customer), "course_code": enrollment["course_code"]},
         entities=frozenset({f"{customer.id}:record"}),
         known={"course": words, "term": term},
         evidence=tuple(dict.fromkeys((str(term_gpa), str(cumulative)))),
-        reason="Check a grade and the GPA.",
     )
 
 
@@ -363,17 +451,20 @@ def drop_deadline(view: View, customer: Customer, rng: Rng) -> Grounded | None:
         return None
     enrollment = rng.choice(options)
     section = view.sections[enrollment["section_id"]]
-    words = section_words(view, section)
+    started = section["start_date"] <= TODAY
     return Grounded(
+        **BANKS["drop_deadline"]
+        .word(rng, {"section": section_words(view, section)}, reason="" if started else "before")
+        .fields(),
         kind="information",
-        request=f"Until what date can I drop {words} and still get all my tuition back?",
-        situation=f"You are unsure about {words} and want to know the last day you could drop it with a full "
-        "refund; you do not want to drop it yet",
-        bindings={"section_id": view.enrolled_lookups(enrollment), "course_code": section["course_code"]},
+        bindings={
+            **_student(customer),
+            "section_id": view.enrolled_lookups(enrollment),
+            "course_code": section["course_code"],
+        },
         entities=frozenset({f"course:{customer.id}:{section['course_code']}"}),
         known={"section": f"{section['section_id']}, {course_words(view, section['course_code'])}"},
         evidence=(section["drop_deadline"],),
-        reason="Ask about the drop deadline.",
     )
 
 
@@ -388,8 +479,10 @@ RECORD, COURSE, SECTION, INVOICE = (
 )
 
 
-def intent(ground: Any, terminal: str, topic: str, reads: tuple[str, ...], *required: str) -> Intent:
-    return Intent(ground.__name__, terminal, ground, topic, reads, required)
+def intent(
+    ground: Any, terminal: str, topic: str, reads: tuple[str, ...], *required: str, weight: float = 1.0
+) -> Intent:
+    return Intent(ground.__name__, terminal, ground, topic, reads, required, weight=weight)
 
 
 def challenge(ground: Any, terminal: str, topic: str, reads: tuple[str, ...], *required: str) -> Intent:
@@ -406,8 +499,8 @@ INTENTS = (
     intent(pay, "make_payment", "paying tuition", (ENROL, INVOICE), INVOICE),
     intent(refund, "refund_credit_balance", "a tuition refund", (ENROL, INVOICE), INVOICE),
     intent(transcript, "request_transcript", "ordering transcripts", (ENROL, RECORD, INVOICE), RECORD),
-    intent(grade_lookup, RECORD, "checking grades", (ENROL, COURSE)),
-    intent(drop_deadline, SECTION, "a drop deadline", (ENROL, COURSE, SECTION)),
+    intent(grade_lookup, RECORD, "checking grades", (ENROL, COURSE), weight=0.15),
+    intent(drop_deadline, SECTION, "a drop deadline", (ENROL, COURSE, SECTION), weight=0.15),
     challenge(register_missing_prerequisite, "register_for_section", "adding a course", ADD_READS, COURSE),
     challenge(register_full_section, "register_for_section", "adding a course", ADD_READS, COURSE),
     challenge(register_after_deadline, "register_for_section", "adding a course", ADD_READS, COURSE),
@@ -426,6 +519,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={2: 0.2, 3: 0.45, 4: 0.35},
-    intent_counts={1: 0.15, 2: 0.5, 3: 0.35},
+    walk_lengths={2: 0.4, 3: 0.48, 4: 0.12},
+    intent_counts={2: 0.2, 3: 0.45, 4: 0.35},
 )

@@ -7,10 +7,9 @@ import random
 from typing import Any
 
 from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
+from taue.envs.telecom.phrases import BANKS
 from taue.envs.telecom.policy_check import check_policy
 from taue.envs.telecom.seed_view import (
-    ADVERBS,
-    BILLING_WORDS,
     CYCLES,
     METHOD_WORDS,
     METHODS,
@@ -20,6 +19,7 @@ from taue.envs.telecom.seed_view import (
     TODAY,
     UNSUPPORTED_CYCLES,
     UNSUPPORTED_METHODS,
+    Record,
     TelecomView,
     _device_problem,
     _priority,
@@ -34,6 +34,14 @@ from taue.envs.telecom.seed_view import (
 from taue.envs.telecom.tools import TICKET_PRIORITIES
 
 # -------------------------------------------------------------------------------------------- intents
+
+SERVICE_KEYS = {"tv_sports_addon": "sports", "security_home_monitoring": "security",
+                "phone_business_voip": "voip"}  # fmt: skip
+
+
+def _service_key(view: TelecomView, service_id: str) -> str:
+    category = view.services[service_id]["category"]
+    return SERVICE_KEYS.get(service_id, category if category in ("tv", "mobile", "internet") else "")
 
 
 def add_service(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
@@ -51,16 +59,15 @@ def add_service(view: TelecomView, customer: Customer, rng: random.Random) -> Gr
         return None
     service_id = rng.choice(options)
     plan = view.plan(service_id)
+    wording = BANKS["add_service"].word(rng, {"plan": plan}, reason=_service_key(view, service_id))
     return Grounded(
-        request=f"I'd like to add {plan} to my account.",
-        situation=f"You want {plan} added to your account; no devices need to go on it for now",
+        **wording.fields(),
         bindings={"service_id": service_id},
         write=write("manage_service", customer_id=customer.id, action="add", service_id=service_id),
         entities=frozenset({f"{customer.id}:service:{service_id}"}),
         known={"plan_to_add": plan},
         discoverable={"service_id": service_id},
         evidence=(service_id,),
-        reason="Add a service.",
     )
 
 
@@ -73,17 +80,21 @@ def remove_service(view: TelecomView, customer: Customer, rng: random.Random) ->
         return None
     service_id = rng.choice(options)
     plan = view.plan(service_id)
+    wording = BANKS["remove_service"].word(rng, {"plan": plan}, reason=_service_key(view, service_id))
     return Grounded(
-        request=f"Please remove {plan} from my account; I don't use it any more.",
-        situation=f"You want {plan} removed from your account because you no longer use it",
+        **wording.fields(),
         bindings={"service_id": Lookups(tuple(held[: held.index(service_id) + 1]))},
         write=write("manage_service", customer_id=customer.id, action="remove", service_id=service_id),
         entities=frozenset({f"{customer.id}:service:{service_id}"}),
         known={"plan_to_remove": plan},
         discoverable={"service_id": service_id},
         evidence=(service_id,),
-        reason="Remove a service.",
     )
+
+
+def _model(customer: Customer, name: str) -> str:
+    """The entity of a device model on a customer's account: one intent per model, so one fact name."""
+    return f"{customer.id}:model:{name}"
 
 
 def add_device(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
@@ -96,16 +107,30 @@ def add_device(view: TelecomView, customer: Customer, rng: random.Random) -> Gro
     if "phone_business_voip" in held:
         options.append("Desk IP Phone")
     name = rng.choice(options)
+    key = "phone" if view.devices[name]["category"] == "mobile_phone" else "home"
+    wording = BANKS["add_device"].word(rng, {"device": name, "a_device": article(name)}, reason=key)
     return Grounded(
-        request=f"I bought {article(name)} and want it registered on my account.",
-        situation=f"You bought {article(name)} and want it registered on your account; it needs no plan yet",
+        **wording.fields(),
         bindings={"device_name": name},
         write=write("add_device", customer_id=customer.id, device_name=name),
-        entities=frozenset({f"{customer.id}:new-device"}),
-        known={"device_name": name},
+        entities=frozenset({f"{customer.id}:new-device", _model(customer, name)}),
+        known={"new_device": name},
         evidence=(name,),
-        reason="Register a new device.",
     )
+
+
+def _fault_slots(view: TelecomView, name: str, issue: str) -> dict[str, str]:
+    words = problem_words(view, name, issue)
+    return {"device": name, "fault": words, "issue_words": words.removeprefix(name).strip()}
+
+
+def _fault_key(view: TelecomView, name: str, issue: str) -> str:
+    return f"{view.kind(name)}:{issue}"
+
+
+def _fault(customer: Customer, device: Record, issue: str) -> dict[str, Any]:
+    """What the customer knows of one fault: the device (one fact name in every intent) and the issue."""
+    return {"faulty_device": device["name"], "issue": issue}
 
 
 def report_problem(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
@@ -113,89 +138,109 @@ def report_problem(view: TelecomView, customer: Customer, rng: random.Random) ->
     if found is None:
         return None
     device, issue = found
-    name, words = device["name"], problem_words(view, device["name"], issue)
+    name = device["name"]
     category = TICKET_AREA[view.devices[name]["category"]]
     priority = _priority(view, customer.id, issue)
+    wording = BANKS["report_problem"].word(
+        rng, _fault_slots(view, name, issue), reason=_fault_key(view, name, issue)
+    )
     return Grounded(
-        request=f"My {words}. If the usual fixes don't help, please open a ticket with {priority} priority.",
-        situation=f"Your {words}. You will try the troubleshooting steps and want a support ticket with "
-        f"{priority} priority opened for it",
+        **wording.fields(),
         bindings=_problem_bindings(view, customer, device, issue),
         write=write("create_support_ticket", customer_id=customer.id, category=category, priority=priority),
-        entities=frozenset(
-            {f"{customer.id}:device:{device['device_id']}", f"{customer.id}:ticket:{category}"}
-        ),
-        known={"device": name, "issue": issue, "ticket_priority": priority},
+        entities=frozenset({_model(customer, name), f"{customer.id}:ticket:{category}"}),
+        known=_fault(customer, device, issue),
         discoverable={"category": category},
         evidence=(category, priority),
-        reason="Report a problem with a device.",
+        decided=frozenset({"priority"}),
     )
 
 
 def billing_question(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
     charges = view.billing[customer.id]["monthly_charges"]
-    topic = (
-        "the late fee" if "late_fee" in charges else rng.choice(("the taxes and fees", "the monthly charges"))
+    late = "late_fee" in charges
+    topic = "the late fee" if late else rng.choice(("the taxes and fees", "the monthly charges"))
+    wording = BANKS["billing_question"].word(
+        rng, {"topic": topic, "topic_cap": topic.capitalize()}, reason="late_fee" if late else ""
     )
     return Grounded(
-        request=f"I don't understand {topic} on my bill. Please open a billing ticket with medium priority "
-        "so someone looks into it.",
-        situation=f"You do not understand {topic} on your bill and want a billing support ticket with medium "
-        "priority opened so someone looks into it",
+        **wording.fields(),
         bindings={"service_id": Lookups(tuple(view.customers[customer.id]["services"]))},
         write=write("create_support_ticket", customer_id=customer.id, category="billing", priority="medium"),
         entities=frozenset({f"{customer.id}:ticket:billing"}),
-        known={"question": f"{topic} on my bill", "ticket_priority": "medium"},
+        known={"billing_question": f"{topic} on the bill"},
         evidence=("billing",),
-        reason="Question a charge on the bill.",
+        decided=frozenset({"priority"}),
     )
 
 
-def update_ticket(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
-    tickets = view.tickets_of(customer.id, "open", "closed")
+def reopen_ticket(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
+    tickets = view.tickets_of(customer.id, "closed")
     if not tickets:
         return None
     ticket = rng.choice(tickets)
     tid, status, priority = ticket["ticket_id"], ticket["status"], ticket["priority"]
-    bindings: dict[str, Any] = {"ticket_id": tid}
-    known = {"ticket_id": tid}
-    if status == "closed":
-        new = ("open", priority)
-        request = f"Ticket {tid} was closed, but the problem is back. Please reopen it."
-        situation = f"The problem behind your support ticket {tid} is back, so you want the ticket reopened"
-    elif rng.random() < 0.3:
-        new = (rng.choice(("resolved", "closed")), priority)
-        request = f"The problem on ticket {tid} is fixed, so please mark it {new[0]}."
-        situation = f"The problem behind your support ticket {tid} is fixed; you want it marked {new[0]}"
-    else:
-        found = _device_problem(view, customer, rng, ("no_service",))
-        target = _priority(view, customer.id, "no_service")
-        if found is None or TICKET_PRIORITIES.index(priority) >= TICKET_PRIORITIES.index(target):
-            return None
-        device, issue = found
-        new = (status, target)
-        bindings.update(_problem_bindings(view, customer, device, issue))
-        known.update({"device": device["name"], "issue": issue})
-        request = (
-            f"Ticket {tid} is about my {device['name']}, which still has no service. Please raise it to "
-            f"{target} priority."
-        )
-        situation = (
-            f"Your support ticket {tid} is about your {device['name']}, which still has no service; you want "
-            f"the ticket raised to {target} priority"
-        )
-    known["wanted_change"] = f"status {new[0]}, priority {new[1]}"
     return Grounded(
-        request=request,
-        situation=situation,
-        bindings=bindings,
-        write=write("modify_support_ticket", ticket_id=tid, status=new[0], priority=new[1]),
+        **BANKS["reopen_ticket"].word(rng, {"ticket_id": tid}).fields(),
+        bindings={"ticket_id": tid},
+        write=write("modify_support_ticket", ticket_id=tid, status="open", priority=priority),
         entities=frozenset({tid}),
-        known=known,
+        known={"ticket_id": tid, "wanted_change": "status open, priority as it is"},
         discoverable={"current_status": status, "current_priority": priority},
         evidence=(tid,),
-        reason="Update a support ticket.",
     )
+
+
+def resolve_ticket(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
+    tickets = view.tickets_of(customer.id, "open", "in_progress")
+    if not tickets:
+        return None
+    ticket = rng.choice(tickets)
+    tid, status, priority = ticket["ticket_id"], ticket["status"], ticket["priority"]
+    new = rng.choice(("resolved", "closed"))
+    return Grounded(
+        **BANKS["resolve_ticket"].word(rng, {"ticket_id": tid, "status": new}).fields(),
+        bindings={"ticket_id": tid},
+        write=write("modify_support_ticket", ticket_id=tid, status=new, priority=priority),
+        entities=frozenset({tid}),
+        known={"ticket_id": tid, "wanted_change": f"status {new}, priority as it is"},
+        discoverable={"current_status": status, "current_priority": priority},
+        evidence=(tid,),
+    )
+
+
+def escalate_ticket(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
+    """An open ticket about a device with no service, filed below the priority the policy gives it."""
+    target = _priority(view, customer.id, "no_service")
+    tickets = [
+        t for t in view.tickets_of(customer.id, "open", "in_progress")
+        if TICKET_PRIORITIES.index(t["priority"]) < TICKET_PRIORITIES.index(target)
+    ]  # fmt: skip
+    found = _device_problem(view, customer, rng, ("no_service",))
+    if not tickets or found is None:
+        return None
+    ticket = rng.choice(tickets)
+    device, issue = found
+    tid, status, priority = ticket["ticket_id"], ticket["status"], ticket["priority"]
+    wording = BANKS["escalate_ticket"].word(rng, {"ticket_id": tid, "device": device["name"]})
+    return Grounded(
+        **wording.fields(),
+        bindings={"ticket_id": tid, **_problem_bindings(view, customer, device, issue)},
+        write=write("modify_support_ticket", ticket_id=tid, status=status, priority=target),
+        entities=frozenset({tid, _model(customer, device["name"])}),
+        known={"ticket_id": tid, **_fault(customer, device, issue), "wanted_change": "a raised priority"},
+        discoverable={"current_status": status, "current_priority": priority},
+        evidence=(tid,),
+        decided=frozenset({"priority"}),
+    )
+
+
+CHANGES = {
+    ("paperless", True): ("switch the account to paperless bills", "paperless_on"),
+    ("paperless", False): ("go back to paper bills by mail", "paperless_off"),
+    ("auto_pay", True): ("turn on automatic payments", "autopay_on"),
+    ("auto_pay", False): ("turn off automatic payments", "autopay_off"),
+}
 
 
 def change_billing(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
@@ -207,18 +252,16 @@ def change_billing(view: TelecomView, customer: Customer, rng: random.Random) ->
     ]
     option, value = rng.choice(choices)
     if option == "billing_cycle":
-        wording = f"to be billed {ADVERBS[value]} instead of {ADVERBS[options['billing_cycle']]}"
+        change, key = f"change the billing from {options['billing_cycle']} to {value}", "cycle"
     else:
-        wording = BILLING_WORDS[option, value]
+        change, key = CHANGES[option, value]
     return Grounded(
-        request=f"I'd like {wording}, please; leave my other billing options as they are.",
-        situation=f"You want {wording}; your other billing options stay as they are",
+        **BANKS["change_billing"].word(rng, {"change": change}, reason=key).fields(),
         bindings={},
         write=write("manage_billing", **billing_options(view, customer.id, **{option: value})),
         entities=frozenset({f"{customer.id}:billing"}),
-        known={"billing_change": wording},
+        known={"billing_change": change},
         evidence=(str(value) if option == "billing_cycle" else option,),
-        reason="Change a billing option.",
     )
 
 
@@ -227,26 +270,22 @@ def make_payment(view: TelecomView, customer: Customer, rng: random.Random) -> G
     if balance <= 0:
         return None
     method = rng.choice(METHODS)
-    by = METHOD_WORDS[method]
+    known = {"payment_method": method, "payment_date": TODAY}
     if balance >= 30 and rng.random() < 0.4:
         amount = float(rng.randrange(10, int(balance * 0.8), 5))
-        request = f"I want to pay ${money(amount)} toward my balance today by {by}."
-        known = {"payment_amount": money(amount), "payment_method": method}
+        what, key = f"${money(amount)} toward the balance", "partial"
+        known["payment_amount"] = money(amount)
     else:
-        amount = balance
-        request = f"I want to pay off my whole balance today by {by}."
-        known = {"payment_method": method}
-    known["payment_date"] = TODAY
+        amount, what, key = balance, "the whole balance", ""
+    wording = BANKS["make_payment"].word(rng, {"what": what, "by": METHOD_WORDS[method]}, reason=key)
     return Grounded(
-        request=request,
-        situation=request.replace("I want", "You want").replace("my ", "your "),
+        **wording.fields(),
         bindings={},
         write=write("record_payment", customer_id=customer.id, amount=amount, method=method, date=TODAY),
         entities=frozenset({f"{customer.id}:balance"}),
         known=known,
         discoverable={"amount": str(amount), "date": TODAY},
         evidence=(str(amount),),
-        reason="Pay the bill.",
     )
 
 
@@ -259,15 +298,13 @@ def senior_quote(view: TelecomView, customer: Customer, rng: random.Random) -> G
     price = view.services[service_id]["price"]
     plan = view.plan(service_id)
     return Grounded(
+        **BANKS["senior_quote"].word(rng, {"plan": plan}).fields(),
         kind="information",
-        request=f"I'm over 65. What would {plan} cost me with the senior discount?",
-        situation=f"You are over 65 and want to know what {plan} would cost you with the senior discount",
         bindings={"service_id": service_id, "original_price": price},
         entities=frozenset({f"{customer.id}:quote:{service_id}"}),
         known={"plan_to_quote": plan},
         discoverable={"service_id": service_id, "original_price": money(price)},
         evidence=(money(max(price - 5.0, 0.0)),),
-        reason="Ask for a senior price.",
     )
 
 
@@ -277,15 +314,16 @@ def troubleshooting_tips(view: TelecomView, customer: Customer, rng: random.Rand
         return None
     device, issue = found
     name = device["name"]
+    wording = BANKS["troubleshooting_tips"].word(
+        rng, _fault_slots(view, name, issue), reason=_fault_key(view, name, issue)
+    )
     return Grounded(
+        **wording.fields(),
         kind="information",
-        request=f"My {problem_words(view, name, issue)}. What should I try?",
-        situation=f"Your {problem_words(view, name, issue)} and you want to know what to try",
         bindings=_problem_bindings(view, customer, device, issue),
-        entities=frozenset({f"{customer.id}:device:{device['device_id']}"}),
-        known={"device": name, "issue": issue},
+        entities=frozenset({_model(customer, name)}),
+        known=_fault(customer, device, issue),
         evidence=(TIP[(view.kind(name), issue)],),
-        reason="Get help with a device problem.",
     )
 
 
@@ -295,54 +333,55 @@ def underage_senior_plan(view: TelecomView, customer: Customer, rng: random.Rand
         return None
     plan = view.plan("mobile_senior")
     return Grounded(
-        request=f"I heard {plan} is cheaper. Please add it to my account.",
-        situation=f"You heard {plan} is cheaper and want it added to your account; you are not 65 yet",
+        **BANKS["underage_senior_plan"].word(rng, {"plan": plan}).fields(),
         bindings={"service_id": "mobile_senior"},
         write=write("manage_service", customer_id=customer.id, action="add", service_id="mobile_senior"),
         entities=frozenset({f"{customer.id}:service:mobile_senior"}),
         known={"plan_to_add": plan},
-        reason="Add the senior mobile plan.",
     )
 
 
 def unsupported_cycle(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
     cycle = rng.choice(UNSUPPORTED_CYCLES)
+    key = "long" if cycle == "semiannual" else "short"
     return Grounded(
-        request=f"I'd like to be billed {cycle} from now on.",
-        situation=f"You want to be billed {cycle} from now on",
+        **BANKS["unsupported_cycle"].word(rng, {"cycle": cycle}, reason=key).fields(),
         bindings={},
         write=write("manage_billing", **billing_options(view, customer.id, billing_cycle=cycle)),
         entities=frozenset({f"{customer.id}:billing"}),
         known={"billing_change": f"billed {cycle}"},
-        reason="Change the billing cycle.",
     )
 
 
-def improper_payment(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
-    """A payment by a method the policy does not take, or dated another day than today."""
+def unsupported_method(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
+    """A payment of the whole balance by a method the policy does not take."""
+    balance = view.billing[customer.id]["current_balance"]
+    if balance <= 0:
+        return None
+    method, words = rng.choice(UNSUPPORTED_METHODS)
+    return Grounded(
+        **BANKS["unsupported_method"].word(rng, {"method": words}).fields(),
+        bindings={},
+        write=write("record_payment", customer_id=customer.id, amount=balance, method=method, date=TODAY),
+        entities=frozenset({f"{customer.id}:balance"}),
+        known={"payment_method": words},
+    )
+
+
+def backdated_payment(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
+    """A payment of the whole balance dated the day of the last (late) payment instead of today."""
     bill = view.billing[customer.id]
     balance = bill["current_balance"]
     if balance <= 0:
         return None
-    if rng.random() < 0.6:
-        method, words = rng.choice(UNSUPPORTED_METHODS)
-        day, request = TODAY, f"I want to pay off my whole balance today with {words}."
-        known = {"payment_method": words}
-    else:
-        method, day = rng.choice(METHODS), bill["payment_history"][0]["date"]
-        request = (
-            f"I want to pay off my whole balance by {METHOD_WORDS[method]}, but please date the payment "
-            f"{day} so it counts as on time."
-        )
-        known = {"payment_method": method, "payment_date": day}
+    method, day = rng.choice(METHODS), bill["payment_history"][0]["date"]
+    wording = BANKS["backdated_payment"].word(rng, {"by": METHOD_WORDS[method], "day": day})
     return Grounded(
-        request=request,
-        situation=request.replace("I want", "You want").replace("my ", "your "),
+        **wording.fields(),
         bindings={},
         write=write("record_payment", customer_id=customer.id, amount=balance, method=method, date=day),
         entities=frozenset({f"{customer.id}:balance"}),
-        known=known,
-        reason="Pay the bill.",
+        known={"payment_method": method, "payment_date": day},
     )
 
 
@@ -353,8 +392,10 @@ BILLING = ("get_billing_details",)
 TICKET_READS = ("get_support_ticket_details", *DEVICE_READS)
 
 
-def intent(ground: Any, terminal: str, topic: str, reads=(), required=(), challenge=False) -> Intent:
-    return Intent(ground.__name__, terminal, ground, topic, tuple(reads), tuple(required), challenge)
+def intent(
+    ground: Any, terminal: str, topic: str, reads=(), required=(), challenge=False, weight=1.0
+) -> Intent:
+    return Intent(ground.__name__, terminal, ground, topic, tuple(reads), tuple(required), challenge, weight)
 
 
 INTENTS = (
@@ -371,17 +412,22 @@ INTENTS = (
         (*BILLING, "get_service_details"),
         BILLING,
     ),
-    intent(
-        update_ticket, "modify_support_ticket", "updating a support ticket", TICKET_READS, TICKET_READS[:1]
-    ),
+    intent(reopen_ticket, "modify_support_ticket", "reopening a support ticket", TICKET_READS[:1],
+           TICKET_READS[:1], weight=0.35),
+    intent(resolve_ticket, "modify_support_ticket", "closing a support ticket", TICKET_READS[:1],
+           TICKET_READS[:1], weight=0.3),
+    intent(escalate_ticket, "modify_support_ticket", "updating a support ticket", TICKET_READS,
+           TICKET_READS[:1], weight=0.4),
     intent(change_billing, "manage_billing", "changing billing options", BILLING, BILLING),
-    intent(make_payment, "record_payment", "paying a bill", BILLING, BILLING),
-    intent(senior_quote, "get_senior_discount", "a senior price", SERVICE_READS[:2], CATALOGUE),
-    intent(troubleshooting_tips, "troubleshoot_device", "a device that does not work", DEVICE_READS[:1]),
+    intent(make_payment, "record_payment", "paying a bill", BILLING, BILLING, weight=2.0),
+    intent(senior_quote, "get_senior_discount", "a senior price", SERVICE_READS[:2], CATALOGUE, weight=0.5),
+    intent(troubleshooting_tips, "troubleshoot_device", "a device that does not work", DEVICE_READS[:1],
+           weight=0.4),
     intent(underage_senior_plan, "manage_service", "adding a service", SERVICE_READS[:2], CATALOGUE, True),
     intent(unsupported_cycle, "manage_billing", "changing billing options", BILLING, BILLING, True),
-    intent(improper_payment, "record_payment", "paying a bill", BILLING, BILLING, True),
-)
+    intent(unsupported_method, "record_payment", "paying a bill", BILLING, BILLING, True, weight=0.5),
+    intent(backdated_payment, "record_payment", "paying a bill", BILLING, BILLING, True, weight=0.5),
+)  # fmt: skip
 
 
 TRACER = TracerSpec(
@@ -390,6 +436,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={2: 0.4, 3: 0.35, 4: 0.25},
-    intent_counts={1: 0.05, 2: 0.4, 3: 0.55},
+    walk_lengths={2: 0.8, 3: 0.16, 4: 0.04},
+    intent_counts={2: 0.15, 3: 0.45, 4: 0.4},
 )

@@ -29,7 +29,7 @@ PERSONAS = tuple(
         "a graduate student juggling classes and a new diagnosis",
         "a long-haul truck driver calling from a rest stop",
         "a primary-school teacher with ten minutes before the bell",
-        "a caregiver who manages her own care between her father's visits",
+        "a caregiver who fits their own care around a parent's visits",
         "a freelance designer who pays close attention to costs",
         "a newly retired engineer who likes to double-check details",
         "a restaurant manager with a packed week",
@@ -48,14 +48,6 @@ NOTES = tuple(
         "Patient travelling until mid January; please contact by email",
         "Patient asks for a refill reminder for {medication}",
         "Patient reports new dizziness in the mornings and asks for a call back",
-    ]
-)
-CANCEL_BECAUSE = tuple(
-    [
-        "you will be travelling that week",
-        "you are feeling better",
-        "you booked it by mistake",
-        "it clashes with your work schedule",
     ]
 )
 
@@ -177,6 +169,8 @@ def _name_dob(patient: Record) -> tuple[str, str, str]:
 def customers(view: View) -> list[Customer]:
     result = []
     for index, (patient_id, patient) in enumerate(sorted(view.patients.items())):
+        if _minor(patient):
+            continue  # a child's care is managed by a parent, never by the child on the phone
         name = f"{patient['name']['first_name']} {patient['name']['last_name']}"
         email = patient["demographics"]["email"]
         by_name = view.name_dob_counts[_name_dob(patient)] == 1 and (
@@ -197,6 +191,11 @@ def customers(view: View) -> list[Customer]:
         identity = (first, Action(name="get_patient_details", arguments={"patient_id": patient_id}))
         result.append(Customer(patient_id, name, identity, known, {"patient_id": patient_id}))
     return result
+
+
+def _minor(patient: Record) -> bool:
+    born = date.fromisoformat(patient["demographics"]["date_of_birth"])
+    return (TODAY.year - born.year - ((TODAY.month, TODAY.day) < (born.month, born.day))) < 18
 
 
 # ------------------------------------------------------------------------------------------- phrasing

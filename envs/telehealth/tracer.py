@@ -3,14 +3,15 @@ seed view (seed_view.py), and the spec the builder reads; the policy's rules are
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, TracerSpec, write
-from taue.envs.telehealth.generate import SPECIALTIES
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, TracerSpec, Wording, write
+from taue.envs.telehealth.generate import SPECIALTIES, TODAY
+from taue.envs.telehealth.phrases import BANKS
 from taue.envs.telehealth.policy_check import check_policy
 from taue.envs.telehealth.seed_view import (
     BOOKABLE,
-    CANCEL_BECAUSE,
     NOTES,
     PERSONAS,
     Record,
@@ -25,6 +26,14 @@ from taue.envs.telehealth.seed_view import (
     visit_words,
 )
 
+SICK_DAYS = 10
+"""A sick visit is booked within this many days: nobody books one for a cough a month ahead."""
+
+
+def _days_to(day: str) -> int:
+    return (date.fromisoformat(day) - TODAY).days
+
+
 # -------------------------------------------------------------------------------- appointment intents
 
 
@@ -32,7 +41,7 @@ def reschedule_visit(view: View, customer: Customer, rng: Rng) -> Grounded | Non
     for visit in _shuffled(_upcoming(view, customer), rng):
         slot = view.free_slot(visit["provider_id"], rng)
         if slot is not None:
-            return _move(view, visit, slot)
+            return _move(view, visit, slot, rng, "reschedule_visit")
     return None
 
 
@@ -40,17 +49,18 @@ def move_to_unavailable_slot(view: View, customer: Customer, rng: Rng) -> Ground
     for visit in _shuffled(_upcoming(view, customer), rng):
         slot = view.bad_slot(visit["provider_id"], rng, exclude=visit["appointment_id"])
         if slot is not None:
-            return _move(view, visit, slot)
+            return _move(view, visit, slot, rng, "move_to_unavailable_slot")
     return None
 
 
-def _move(view: View, visit: Record, slot: tuple[str, str]) -> Grounded:
+def _move(view: View, visit: Record, slot: tuple[str, str], rng: Rng, bank: str) -> Grounded:
     new_date, new_time = slot
     moved = {"new_date": new_date, "new_time": new_time}
     words = visit_words(view, visit)
+    why = "same_day" if new_date == visit["date"] else "earlier" if new_date < visit["date"] else "later"
+    wording = BANKS[bank].word(rng, {"visit": words, **moved}, reason=why)
     return Grounded(
-        request=f"I need to move my {words} to {new_date} at {new_time}.",
-        situation=f"You need your {words} moved to {new_date} at {new_time}, with the same doctor",
+        **wording.fields(),
         bindings={
             "status_filter": None,
             "appointment_id": view.visit_lookups(visit, None),
@@ -61,7 +71,6 @@ def _move(view: View, visit: Record, slot: tuple[str, str]) -> Grounded:
         known={"visit_to_move": words, **moved},
         discoverable={"appointment_id": visit["appointment_id"], "provider_id": visit["provider_id"]},
         evidence=(visit["appointment_id"], new_date),
-        reason="Move a video visit to another time.",
     )
 
 
@@ -69,63 +78,104 @@ def cancel_visit(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     visits = _upcoming(view, customer)
     if not visits:
         return None
-    return _cancel(view, rng.choice(visits), rng)
+    visit = rng.choice(visits)
+    days = _days_to(visit["date"])
+    if days <= 7:
+        why = "better" if visit["type"] in ("sick_visit", "follow_up") and rng.random() < 0.5 else "soon"
+    else:
+        why = "weeks" if days <= 28 else "later"
+    return _cancel(view, visit, rng, "cancel_visit", why)
 
 
 def cancel_past_visit(view: View, customer: Customer, rng: Rng) -> Grounded | None:
+    """A visit that already took place or was already cancelled: the customer believes it still
+    counts (a dropped call, a cancellation never confirmed), which the policy does not allow."""
     visits = view.visits(customer.id, "completed", "cancelled")
-    return _cancel(view, rng.choice(visits), rng) if visits else None
+    if not visits:
+        return None
+    visit = rng.choice(visits)
+    return _cancel(view, visit, rng, "cancel_past_visit", visit["status"])
 
 
-def _cancel(view: View, visit: Record, rng: Rng) -> Grounded:
+def _cancel(view: View, visit: Record, rng: Rng, bank: str, why: str) -> Grounded:
     status_filter = "scheduled" if visit["status"] == "scheduled" else None
     words = visit_words(view, visit)
-    because = rng.choice(CANCEL_BECAUSE)
     label = "scheduled " if status_filter else ""
+    wording = BANKS[bank].word(rng, {"visit": label + words}, reason=why)
     return Grounded(
-        request=f"Please cancel my {label}{words}.",
-        situation=f"You want your {words} cancelled because {because}",
+        **wording.fields(),
         bindings={"status_filter": status_filter, "appointment_id": view.visit_lookups(visit, status_filter)},
         write=write("cancel_appointment", appointment_id=visit["appointment_id"]),
         entities=frozenset({visit["appointment_id"]}),
-        known={"visit_to_cancel": words, "cancel_because": because},
+        known={"visit_to_cancel": words},
         discoverable={"appointment_id": visit["appointment_id"]},
         evidence=(visit["appointment_id"],),
-        reason="Cancel a video visit.",
     )
 
 
 def book_visit(view: View, customer: Customer, rng: Rng) -> Grounded | None:
-    return _new_visit(view, customer, rng, view.free_slot)
+    return _new_visit(view, customer, rng, free=True)
 
 
 def book_unavailable_slot(view: View, customer: Customer, rng: Rng) -> Grounded | None:
-    return _new_visit(view, customer, rng, view.bad_slot)
+    return _new_visit(view, customer, rng, free=False)
 
 
-def _new_visit(view: View, customer: Customer, rng: Rng, pick: Any) -> Grounded | None:
+def _new_visit(view: View, customer: Customer, rng: Rng, free: bool) -> Grounded | None:
     specialty = rng.choice(BOOKABLE)
     provider = rng.choice([p for _, p in sorted(view.providers.items()) if p["specialty"] == specialty])
-    slot = pick(provider["provider_id"], rng)
-    kind = rng.choice(SPECIALTIES[specialty][4])
-    pay = pick == view.free_slot
-    return _booking(view, customer, provider["provider_id"], kind, slot, rng, {}, pay=pay) if slot else None
+    provider_id = provider["provider_id"]
+    # A first visit with a doctor is not a follow-up (book_follow_up books those after a visit).
+    kind = rng.choice([k for k in SPECIALTIES[specialty][4] if k != "follow_up"])
+    if free:
+        slots = view.free_slots(provider_id)
+        if kind == "sick_visit":  # someone unwell wants to be seen soon
+            slots = [s for s in slots if _days_to(s[0]) <= SICK_DAYS]
+        slot = rng.choice(slots) if slots else None
+    else:
+        slot = view.bad_slot(provider_id, rng)
+        if slot is not None and kind == "sick_visit" and _days_to(slot[0]) > SICK_DAYS:
+            return None
+    if slot is None:
+        return None
+    bank = "book_visit" if free else "book_unavailable_slot"
+    return _booking(view, customer, provider_id, kind, slot, rng, bank, pay=free)
+
+
+FOLLOW_GAP = 7
+"""A follow-up comes at least this many days after the visit it follows."""
+ONGOING = (
+    "therapy_session",
+    "medication_review",
+    "device_coaching",
+    "care_coordination",
+    "compliance_coaching",
+)
+"""Visit types that recur as such; other visits are followed by a `follow_up` where the doctor offers one."""
 
 
 def book_follow_up(view: View, customer: Customer, rng: Rng) -> Grounded | None:
-    for visit in _shuffled(view.visits(customer.id), rng):
-        slot = view.free_slot(visit["provider_id"], rng)
-        if slot is None:
+    for visit in _shuffled(view.visits(customer.id, "completed", "scheduled"), rng):
+        specialty = view.providers[visit["provider_id"]]["specialty"]
+        kinds = SPECIALTIES[specialty][4]
+        kind = "follow_up" if "follow_up" in kinds else visit["type"] if visit["type"] in ONGOING else None
+        if kind is None or specialty == "Pediatrics":
             continue
-        kinds = SPECIALTIES[view.providers[visit["provider_id"]]["specialty"]][4]
-        kind = "follow_up" if "follow_up" in kinds else visit["type"]
+        # The follow-up comes after the visit it follows.
+        after = (date.fromisoformat(visit["date"]) - TODAY).days + FOLLOW_GAP
+        slots = [s for s in view.free_slots(visit["provider_id"]) if _days_to(s[0]) >= after]
+        if not slots:
+            continue
         bindings = {
             "status_filter": None,
             "appointment_id": view.visit_lookups(visit, None),
             "provider_id": visit["provider_id"],
         }
-        when = f"the doctor of my visit on {visit['date']}"
-        return _booking(view, customer, visit["provider_id"], kind, slot, rng, bindings, when, visit)
+        why = "past" if visit["status"] == "completed" else "upcoming"
+        return _booking(
+            view, customer, visit["provider_id"], kind, rng.choice(slots), rng, "book_follow_up", bindings,
+            visit, why,
+        )  # fmt: skip
     return None
 
 
@@ -136,9 +186,10 @@ def _booking(
     kind: str,
     slot: tuple[str, str],
     rng: Rng,
-    bindings: dict[str, Any],
-    who: str = "",
+    bank: str,
+    bindings: dict[str, Any] | None = None,
     visit: Record | None = None,
+    why: str = "",
     pay: bool = True,
 ) -> Grounded:
     day, time = slot
@@ -163,7 +214,7 @@ def _booking(
         code = f"TVH-{rng.randint(10000, 99999)}"
         notes = "Employer wellness voucher"
         arguments.update(bill_insurance=False, voucher_id=code, payment_notes=notes)
-        known.update(voucher_code=code, payment_note=notes)
+        known.update(voucher_id=code, payment_note=notes)
         billing = (
             f", not billed to insurance but paid with telehealth voucher {code} (payment note '{notes}')"
         )
@@ -172,21 +223,27 @@ def _booking(
         arguments.update(bill_insurance=False, payment_notes=notes)
         known.update(payment_note=notes)
         billing = f", as self-pay without insurance (payment note '{notes}')"
-    of = f" ({who})" if who else f" ({specialty})"
+    slots = {"kind": kind_words(kind), "doctor": name, "specialty": specialty, "date": day, "time": time}
+    slots["billing"] = billing
+    if visit is not None:
+        slots["prior_date"] = visit["date"]
+    wording = BANKS[bank].word(rng, slots, reason=why or kind)
     entities = {f"provider:{provider_id}", f"slot:{provider_id}:{day}:{time}"}
     if visit is not None:
         entities.add(visit["appointment_id"])
     return Grounded(
-        request=f"Please book a {kind_words(kind)} with {name}{of} on {day} at {time}{billing}.",
-        situation=f"You want a {kind_words(kind)} with {name}{of.replace('my ', 'your ')} on {day} at {time}"
-        f"{billing}",
-        bindings={"status_filter": None, "specialty": specialty, "provider_id": provider_id, **bindings},
+        **wording.fields(),
+        bindings={
+            "status_filter": None,
+            "specialty": specialty,
+            "provider_id": provider_id,
+            **(bindings or {}),
+        },
         write=write("schedule_appointment", **arguments),
         entities=frozenset(entities),
         known=known,
         discoverable={"provider_id": provider_id},
         evidence=(day, time),
-        reason="Book a video visit.",
     )
 
 
@@ -196,11 +253,10 @@ def visit_link(view: View, customer: Customer, rng: Rng) -> Grounded | None:
         return None
     visit = rng.choice(visits)
     words = visit_words(view, visit)
+    why = "soon" if _days_to(visit["date"]) <= 7 else ""
     return Grounded(
+        **BANKS["visit_link"].word(rng, {"visit": words}, reason=why).fields(),
         kind="information",
-        request=f"What is the video link for my {words}, and the doctor's phone number in case I can't join?",
-        situation=f"You want the video meeting link for your {words}, and the doctor's phone number in case "
-        "you cannot join",
         bindings={
             "status_filter": None,
             "appointment_id": view.visit_lookups(visit, None),
@@ -210,7 +266,6 @@ def visit_link(view: View, customer: Customer, rng: Rng) -> Grounded | None:
         known={"visit_for_link": words},
         discoverable={"appointment_id": visit["appointment_id"]},
         evidence=(visit["meeting_link"], view.providers[visit["provider_id"]]["contact"]["phone"]),
-        reason="Find the link of a video visit.",
     )
 
 
@@ -228,8 +283,9 @@ def add_note(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     note = rng.choice(templates).format(medication=rng.choice(medications) if medications else "")
     which = "my latest medical record" if latest else f"my medical record from {record['date']}"
     return Grounded(
-        request=f"Please add this note to {which}: '{note}'.",
-        situation=f"You want the care team to know something: ask for the note '{note}' on your {which[3:]}",
+        **BANKS["add_note"]
+        .word(rng, {"note": note, "record": which, "your_record": "your" + which[2:]})
+        .fields(),
         bindings={
             "limit": 1 if latest else None,
             "record_id": view.record_lookups(record),
@@ -240,7 +296,6 @@ def add_note(view: View, customer: Customer, rng: Rng) -> Grounded | None:
         known={"note": note, "record_to_note": which[3:]},
         discoverable={"record_id": record["record_id"]},
         evidence=(record["record_id"],),
-        reason="Pass a message on to the care team.",
     )
 
 
@@ -280,16 +335,17 @@ def switch_supplier(view: View, customer: Customer, rng: Rng) -> Grounded | None
         wanted = "the cheapest listed supplier" + (f" based in {country}" if country else "")
     if offer["company"] == current.get("company"):
         return None
-    return _supplier_goal(
-        view,
-        record,
-        medication,
-        offer,
-        offer["price_usd"],
-        f"switch the {medication} prescription on my medical record from {record['date']} to {wanted}",
-        {"medication": medication, "wanted_supplier": wanted, "record_date": record["date"]},
-        country,
-    )
+    slots = {
+        "medication": medication,
+        "record_date": record["date"],
+        "wanted": wanted,
+        "country": country or "",
+    }
+    wording = BANKS["switch_supplier"].word(rng, slots, reason=way)
+    known = {"medication": medication, "wanted_supplier": wanted, "record_date": record["date"]}
+    # A supplier the customer names is a fact they state, not one the tools must find.
+    found = {} if way == "named" else {"supplier_company": offer["company"]}
+    return _supplier_goal(view, record, medication, offer, offer["price_usd"], wording, known, found, country)
 
 
 def supplier_price_match(view: View, customer: Customer, rng: Rng) -> Grounded | None:
@@ -300,16 +356,10 @@ def supplier_price_match(view: View, customer: Customer, rng: Rng) -> Grounded |
     offer = rng.choice(view.suppliers[medication])
     price = round(offer["price_usd"] * rng.choice((0.6, 0.7, 0.8)), 2)
     quoted = f"{offer['company']} at ${price:.2f}"
-    return _supplier_goal(
-        view,
-        record,
-        medication,
-        offer,
-        price,
-        f"switch my {medication} prescription (on my medical record from {record['date']}) to {quoted}, "
-        "the price they quoted me",
-        {"medication": medication, "quoted_offer": quoted, "record_date": record["date"]},
-    )
+    slots = {"medication": medication, "record_date": record["date"], "quoted": quoted}
+    wording = BANKS["supplier_price_match"].word(rng, slots)
+    known = {"medication": medication, "quoted_offer": quoted, "record_date": record["date"]}
+    return _supplier_goal(view, record, medication, offer, price, wording, known, {})
 
 
 def _supplier_goal(
@@ -318,14 +368,14 @@ def _supplier_goal(
     medication: str,
     offer: Record,
     price: float,
-    wish: str,
+    wording: Wording,
     known: dict[str, str],
+    found: dict[str, str],
     country: str | None = None,
 ) -> Grounded:
     company = offer["company"]
     return Grounded(
-        request=f"Please {wish}.",
-        situation=f"You want to {wish.replace('my ', 'your ').replace('they quoted me', 'you were quoted')}",
+        **wording.fields(),
         bindings={
             "limit": None,
             "record_id": view.record_lookups(record),
@@ -343,9 +393,8 @@ def _supplier_goal(
         ),
         entities=frozenset({record["record_id"]}),
         known=known,
-        discoverable={"record_id": record["record_id"], "supplier_company": company},
+        discoverable={"record_id": record["record_id"], **found},
         evidence=(company,),
-        reason="Have a prescription filled by another supplier.",
     )
 
 
@@ -365,17 +414,13 @@ def interaction_check(view: View, customer: Customer, rng: Rng) -> Grounded | No
     pairs = [(new, m) for m in taking] + [(a, b) for i, a in enumerate(taking) for b in taking[i + 1 :]]
     hours = max((e["time_overlap_hours"] for a, b in pairs if (e := _interaction(view, a, b))), default=0)
     return Grounded(
+        **BANKS["interaction_check"].word(rng, {"new": new}).fields(),
         kind="information",
-        request=f"I was told to start {new}. Can you check it against my current medicines and tell me how "
-        "many hours the risk window lasts?",
-        situation=f"You were told to start {new} and want it checked against your current medicines, and to "
-        "know how many hours the risk window lasts",
         bindings={"primary_medication": new, "current_medications": taking, "limit": None},
         entities=frozenset({f"interaction:{customer.id}"}),
         known={"new_medication": new},
         discoverable={"current_medications": ", ".join(taking)},
         evidence=(f"{hours} hours",),
-        reason="Check a new medicine against the current ones.",
     )
 
 
@@ -394,8 +439,10 @@ CHECK_READS = ("list_patient_medical_records", "get_regimen_options")
 GAD_GPR = ("get_appointment_details", "get_provider_details")
 
 
-def intent(ground: Any, terminal: str, topic: str, reads: tuple[str, ...], *required: str) -> Intent:
-    return Intent(ground.__name__, terminal, ground, topic, reads, required)
+def intent(
+    ground: Any, terminal: str, topic: str, reads: tuple[str, ...], *required: str, weight: float = 1.0
+) -> Intent:
+    return Intent(ground.__name__, terminal, ground, topic, reads, required, weight=weight)
 
 
 def challenge(ground: Any, terminal: str, topic: str, reads: tuple[str, ...], *required: str) -> Intent:
@@ -416,8 +463,10 @@ INTENTS = (
         "list_patient_medical_records",
         "list_medication_suppliers",
     ),
-    intent(visit_link, "get_provider_details", "joining a video visit", VISIT_READS[:2], GAD_GPR[0]),
-    intent(interaction_check, "check_drug_interactions", "checking a new medicine", CHECK_READS),
+    intent(
+        visit_link, "get_provider_details", "joining a video visit", VISIT_READS[:2], GAD_GPR[0], weight=0.25
+    ),
+    intent(interaction_check, "check_drug_interactions", "checking a new medicine", CHECK_READS, weight=0.25),
     challenge(book_unavailable_slot, "schedule_appointment", "booking a visit", BOOK_READS, *BOOK_READS[1:]),
     challenge(
         move_to_unavailable_slot, "reschedule_appointment", "rescheduling a visit", VISIT_READS, *GAD_GPR
@@ -439,6 +488,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={3: 0.5, 4: 0.5},
-    intent_counts={1: 0.25, 2: 0.55, 3: 0.2},
+    walk_lengths={3: 0.8, 4: 0.2},
+    intent_counts={2: 0.2, 3: 0.45, 4: 0.35},
 )

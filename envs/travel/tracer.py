@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import random
 
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, TracerSpec, write
+from taue.envs.runtime.authoring import Customer, Grounded, Intent, TracerSpec, Wording, write
 from taue.envs.travel import rules
+from taue.envs.travel.phrases import BANKS
 from taue.envs.travel.policy_check import check_policy
 from taue.envs.travel.rules import TODAY, Record, dollars, shift
 from taue.envs.travel.seed_view import (
     CAR_WORDS,
-    KIND_WORDS,
     PERSONAS,
     TravelView,
     booking_words,
@@ -25,11 +25,12 @@ from taue.envs.travel.seed_view import (
 )
 
 RATE_WORDS = {"flexible": "flexible", "non_refundable": "non-refundable"}
-INCIDENTS = {
-    "baggage": ("the airline lost my suitcase", "the airline lost your suitcase"),
-    "medical": ("I needed to see a doctor for an ear infection", "you needed a doctor for an ear infection"),
-    "delay": ("my flight home was delayed by eleven hours", "your flight home was delayed by eleven hours"),
-}
+
+
+def wording(intent: str, rng: random.Random, reason: str = "", **slots: object) -> Wording:
+    """One draw of the intent's phrase bank (phrases.py), its slots filled from the records."""
+    return BANKS[intent].word(rng, slots, reason=reason)
+
 
 # ------------------------------------------------------------------------------------- new bookings
 
@@ -69,6 +70,18 @@ def book_hotel(view: TravelView, customer: Customer, rng: random.Random) -> Grou
     room, rate = rng.choice(rooms), rng.choice(("flexible", "flexible", "non_refundable"))
     pay = method_words(card[1])
     stay = span_words(check_in, check_out)
+    said = wording(
+        "book_hotel",
+        rng,
+        rate,
+        itinerary=f"'{trip['title']}'",
+        room=room,
+        hotel=hotel["name"],
+        city=city,
+        stay=stay,
+        rate=RATE_WORDS[rate],
+        pay=pay,
+    )
     return _new(
         view,
         "hotel",
@@ -76,10 +89,7 @@ def book_hotel(view: TravelView, customer: Customer, rng: random.Random) -> Grou
         trip,
         city,
         card,
-        request=f"For my '{trip['title']}' itinerary, please book a {room} room at {hotel['name']} from "
-        f"{stay}, at the {RATE_WORDS[rate]} rate, paid with my {pay}.",
-        situation=f"You want a {room} room at {hotel['name']} in {city} from {stay} added to your "
-        f"'{trip['title']}' itinerary, at the {RATE_WORDS[rate]} rate, paid with your {pay}",
+        **said.fields(),
         bindings={"city": city, "check_in": check_in, "check_out": check_out},
         write=write(
             "book_hotel",
@@ -101,7 +111,6 @@ def book_hotel(view: TravelView, customer: Customer, rng: random.Random) -> Grou
         },
         discoverable={"hotel_id": hotel["hotel_id"], "payment_method_id": card[0]},
         evidence=(hotel["hotel_id"], check_in),
-        reason="Book a hotel for a trip.",
     )
 
 
@@ -129,6 +138,16 @@ def _car(view: TravelView, customer: Customer, rng: random.Random, young: bool) 
     pay, dates = method_words(card[1]), span_words(pick_up, drop_off)
     noun = CAR_WORDS[car["car_class"]]
     what = f"{'an' if noun[0] in 'aeiouS' else 'a'} {noun} from {car['company']} in {city}"
+    said = wording(
+        "young_driver" if young else "book_car",
+        rng,
+        rate,
+        itinerary=f"'{trip['title']}'",
+        car=what,
+        dates=dates,
+        rate=RATE_WORDS[rate],
+        pay=pay,
+    )
     return _new(
         view,
         "car",
@@ -136,10 +155,7 @@ def _car(view: TravelView, customer: Customer, rng: random.Random, young: bool) 
         trip,
         city,
         card,
-        request=f"For my '{trip['title']}' itinerary, I'd like to rent {what} from {dates}, at the "
-        f"{RATE_WORDS[rate]} rate, paid with my {pay}. I'll be the driver.",
-        situation=f"You want to rent {what} from {dates} for your '{trip['title']}' itinerary, at the "
-        f"{RATE_WORDS[rate]} rate, paid with your {pay}; you will drive it yourself",
+        **said.fields(),
         bindings={"city": city, "pick_up_date": pick_up, "drop_off_date": drop_off},
         write=write(
             "book_car_rental",
@@ -159,7 +175,6 @@ def _car(view: TravelView, customer: Customer, rng: random.Random, young: bool) 
         },
         discoverable={"car_id": car["car_id"], "payment_method_id": card[0]},
         evidence=(car["car_id"], pick_up),
-        reason="Rent a car for a trip.",
     )
 
 
@@ -188,7 +203,19 @@ def book_package(view: TravelView, customer: Customer, rng: random.Random) -> Gr
         return None
     departure, pay = rng.choice(departures), method_words(card[1])
     people = "just me" if travellers == 1 else f"{travellers} travellers, me included"
-    yours = "yourself only" if travellers == 1 else f"{travellers} travellers, you included"
+    party = "yourself only" if travellers == 1 else f"{travellers} travellers, you included"
+    said = wording(
+        "book_package",
+        rng,
+        "solo" if travellers == 1 else "group",
+        itinerary=f"'{trip['title']}'",
+        package=package["name"],
+        day=long_date(departure),
+        date=departure,
+        people=people,
+        party=party,
+        pay=pay,
+    )
     return _new(
         view,
         "package",
@@ -196,10 +223,7 @@ def book_package(view: TravelView, customer: Customer, rng: random.Random) -> Gr
         trip,
         city,
         card,
-        request=f"For my '{trip['title']}' itinerary, please book the {package['name']} package departing "
-        f"{long_date(departure)} ({departure}) for {people}, paid with my {pay}.",
-        situation=f"You want the {package['name']} holiday package departing {long_date(departure)} "
-        f"({departure}) for {yours}, added to your '{trip['title']}' itinerary and paid with your {pay}",
+        **said.fields(),
         bindings={"destination": city},
         write=write(
             "book_holiday_package",
@@ -213,7 +237,6 @@ def book_package(view: TravelView, customer: Customer, rng: random.Random) -> Gr
         known={"package": package["name"], "departure_date": departure, "travellers": str(travellers)},
         discoverable={"package_id": package["package_id"], "payment_method_id": card[0]},
         evidence=(package["package_id"], departure),
-        reason="Book a holiday package.",
     )
 
 
@@ -231,76 +254,81 @@ def change_dates(view: TravelView, customer: Customer, rng: random.Random) -> Gr
         move, extra = rng.choice((-2, -1, 1, 2, 3)), rng.choice((0, 0, 1, -1))
         start = shift(booking["start_date"], move)
         end = shift(booking["end_date"], move + extra)
-        if rules.change_problems(booking, start, end):
-            continue
-        if check_policy(
-            view,
-            write(
-                "change_booking_dates",
-                booking_id=booking["booking_id"],
-                new_start_date=start,
-                new_end_date=end,
-            ),
-        ):
+        action = write(
+            "change_booking_dates", booking_id=booking["booking_id"], new_start_date=start, new_end_date=end
+        )
+        if rules.change_problems(booking, start, end) or check_policy(view, action):
             continue
         words = booking_words(booking)
+        said = wording(
+            "change_dates",
+            rng,
+            "earlier" if move < 0 else "later",
+            booking=words,
+            span=span_words(start, end),
+        )
         return view.about(
             booking,
-            request=f"Please move my {words} to {span_words(start, end)}.",
-            situation=f"You want your {words} moved to {span_words(start, end)}; any price difference can go "
-            f"on the card or credit it was paid with",
-            write=write(
-                "change_booking_dates",
-                booking_id=booking["booking_id"],
-                new_start_date=start,
-                new_end_date=end,
-            ),
+            **said.fields(),
+            write=action,
             known={"booking": words, "new_start_date": start, "new_end_date": end},
             evidence=(booking["booking_id"], start),
-            reason=f"Change the dates of a {KIND_WORDS[booking['kind']]}.",
         )
     return None
 
 
-def _cancel(view: TravelView, booking: Record, reason: str) -> Grounded:
-    words = booking_words(booking)
+def _cancel(view: TravelView, booking: Record, said: Wording) -> Grounded:
     return view.about(
         booking,
-        request=f"Please cancel my {words}; {reason}.",
-        situation=f"You want your {words} cancelled and refunded because {reason.replace('my ', 'your ')}",
+        **said.fields(),
         write=write("cancel_booking", booking_id=booking["booking_id"]),
-        known={"booking_to_cancel": words},
-        reason=f"Cancel a {KIND_WORDS[booking['kind']]}.",
+        known={"booking_to_cancel": booking_words(booking)},
     )
 
 
 def cancel_booking(view: TravelView, customer: Customer, rng: random.Random) -> Grounded | None:
     for booking in _mine(view, customer, rng, "hotel", "car", "package"):
         if not rules.cancel_problems(booking):
-            return _cancel(view, booking, "my plans have changed")
+            said = wording("cancel_booking", rng, booking["kind"], booking=booking_words(booking))
+            return _cancel(view, booking, said)
     return None
 
 
 def cancel_nonrefundable(view: TravelView, customer: Customer, rng: random.Random) -> Grounded | None:
     for booking in _mine(view, customer, rng, "hotel", "car"):
         if booking["rate"] == "non_refundable":
-            return _cancel(view, booking, "my plans have changed and I want my money back")
+            return _cancel(
+                view, booking, wording("cancel_nonrefundable", rng, booking=booking_words(booking))
+            )
     return None
 
 
 def change_package(view: TravelView, customer: Customer, rng: random.Random) -> Grounded | None:
     for booking in _mine(view, customer, rng, "package"):
         package = view.packages.get(booking["item_id"], {})
-        later = [d for d in sorted(package.get("departures", {})) if d != booking["start_date"] and d > TODAY]
+        later = [  # another departure close to the booked one: a move of days or weeks, not months
+            d
+            for d in sorted(package.get("departures", {}))
+            if d != booking["start_date"]
+            and d > TODAY
+            and abs(rules.days_between(booking["start_date"], d)) <= 30
+        ]
         if not later:
             continue
         start = rng.choice(later)
         end = shift(start, booking["details"]["nights"])
         words = booking_words(booking)
+        said = wording(
+            "change_package",
+            rng,
+            "earlier" if start < booking["start_date"] else "later",
+            booking=words,
+            day=long_date(start),
+            date=start,
+        )
         return view.about(
             booking,
-            request=f"Please move my {words} to the {long_date(start)} ({start}) departure instead.",
-            situation=f"You want your {words} moved to the package's {long_date(start)} ({start}) departure",
+            **said.fields(),
             write=write(
                 "change_booking_dates",
                 booking_id=booking["booking_id"],
@@ -308,7 +336,6 @@ def change_package(view: TravelView, customer: Customer, rng: random.Random) -> 
                 new_end_date=end,
             ),
             known={"booking": words, "new_departure": start},
-            reason="Move a holiday package to another departure.",
         )
     return None
 
@@ -326,14 +353,13 @@ def _insure(view: TravelView, customer: Customer, rng: random.Random, late: bool
         if not late and check_policy(view, action):
             continue
         words = booking_words(booking)
+        said = wording("late_insurance" if late else "add_insurance", rng, plan, booking=words, plan=plan)
         return view.about(
             booking,
-            request=f"I'd like to add {plan} travel insurance to my {words}.",
-            situation=f"You want {plan} travel insurance added to your {words}",
+            **said.fields(),
             write=action,
             known={"booking_to_insure": words, "plan": plan},
             evidence=(booking["booking_id"], plan),
-            reason="Add travel insurance to a booking.",
         )
     return None
 
@@ -355,56 +381,42 @@ def _policies(view: TravelView, customer: Customer, rng: random.Random) -> list[
     return view.ordered([pair for pair in found if pair[1]["booking_id"] in named], rng)
 
 
-def _claim(
-    view: TravelView,
-    policy: Record,
-    booking: Record,
-    category: str,
-    incident: str,
-    amount: float,
-    words: tuple[str, str],
-) -> Grounded:
-    trip, text = booking_words(booking), f"{amount:g}"
-    return view.about(
-        booking,
-        request=f"I need to file a {category} claim on the insurance of my {trip}: on {long_date(incident)} "
-        f"({incident}) {words[0]}. I'm claiming {text} dollars.",
-        situation=f"You want to file a {category} claim on the travel insurance of your {trip}: on "
-        f"{long_date(incident)} ({incident}) {words[1]}, and you claim {text} dollars",
-        bindings={"policy_id": view.policy_lookups(policy)},
-        write=write(
-            "file_insurance_claim",
-            policy_id=policy["policy_id"],
-            category=category,
-            incident_date=incident,
-            amount=amount,
-        ),
-        entities=frozenset({booking["booking_id"], policy["policy_id"]}),
-        known={
-            "insured_booking": trip,
-            "claim_category": category,
-            "incident_date": incident,
-            "amount_claimed": f"{text} dollars",
-        },
-        discoverable={"policy_id": policy["policy_id"]},
-        evidence=(policy["policy_id"], incident),
-        reason=f"File a {category} insurance claim.",
-    )
+# --------------------------------------------------------------------------------------------- claims
+
+AMOUNTS = {
+    "baggage": (180, 240, 275, 360, 420),
+    "medical": (120, 180, 240, 360, 420, 650),
+    "delay": (60, 85, 120, 150, 180, 240),
+}
+"""What a customer claims for a loss during the trip, by category (under every plan's limit)."""
 
 
-def _trip_claim(view: TravelView, customer: Customer, rng: random.Random, covered: bool) -> Grounded | None:
+def incidents(view: TravelView, booking: Record, category: str) -> list[tuple[str, str]]:
+    """(reason key, day) pairs a `category` incident on `booking` can plausibly have: inside the
+    booking's dates, on or before today and well within the claim window; a lost suitcase on the
+    trip's first day or later, a delayed flight on the trip's first or last day only."""
+    first = max(booking["start_date"], shift(TODAY, -rules.CLAIM_WINDOW_DAYS + 5))
+    last = min(booking["end_date"], TODAY)
+    days = [shift(first, n) for n in range(rules.days_between(first, last) + 1)] if first <= last else []
+    begins, ends = view.window(view.itineraries[booking["itinerary_id"]])
+    if category == "medical":
+        return [("medical", day) for day in days]
+    if category == "baggage":
+        return [("baggage_arrival" if day == begins else "baggage_during", day) for day in days]
+    return [("delay_out" if d == begins else "delay_home", d) for d in days if d in (begins, ends)]
+
+
+def _claim(view: TravelView, customer: Customer, rng: random.Random, covered: bool) -> Grounded | None:
     """A claim for something during the trip; not `covered`: a medical claim on a basic plan."""
     for policy, booking in _policies(view, customer, rng):
         if booking["start_date"] > TODAY or booking["status"] == "cancelled" or policy["status"] != "active":
             continue
-        categories = ["baggage", "medical", "delay"] if covered else ["medical"]
-        category = rng.choice(categories)
-        first = max(booking["start_date"], shift(TODAY, -rules.CLAIM_WINDOW_DAYS + 5))
-        last = min(booking["end_date"], TODAY)
-        if first > last:
+        category = rng.choice(["baggage", "medical", "delay"] if covered else ["medical"])
+        options = incidents(view, booking, category)
+        if not options:
             continue
-        incident = shift(first, rng.randint(0, rules.days_between(first, last)))
-        amount = rng.choice((120, 180, 240, 275, 360, 420))
+        key, incident = rng.choice(options)
+        amount = rng.choice(AMOUNTS[category])
         action = write(
             "file_insurance_claim",
             policy_id=policy["policy_id"],
@@ -412,14 +424,48 @@ def _trip_claim(view: TravelView, customer: Customer, rng: random.Random, covere
             incident_date=incident,
             amount=amount,
         )
-        broken = check_policy(view, action)
-        if [r.id for r in broken] != ([] if covered else ["claim-coverage"]):
+        if [r.id for r in check_policy(view, action)] != ([] if covered else ["claim-coverage"]):
             continue
-        return _claim(view, policy, booking, category, incident, amount, INCIDENTS[category])
+        trip, text = booking_words(booking), f"{amount:g} dollars"
+        said = wording(
+            "file_claim" if covered else "uncovered_claim",
+            rng,
+            key,
+            booking=trip,
+            category=category,
+            day=long_date(incident),
+            date=incident,
+            amount=text,
+        )
+        return view.about(
+            booking,
+            **said.fields(),
+            bindings={"policy_id": view.policy_lookups(policy)},
+            write=action,
+            entities=frozenset({booking["booking_id"], policy["policy_id"]}),
+            known={
+                "insured_booking": trip,
+                "claim_category": category,
+                "incident_date": incident,
+                "amount_claimed": text,
+            },
+            discoverable={"policy_id": policy["policy_id"]},
+            evidence=(policy["policy_id"], incident),
+        )
     return None
 
 
 def file_claim(view: TravelView, customer: Customer, rng: random.Random) -> Grounded | None:
+    return _claim(view, customer, rng, covered=True)
+
+
+def uncovered_claim(view: TravelView, customer: Customer, rng: random.Random) -> Grounded | None:
+    return _claim(view, customer, rng, covered=False)
+
+
+def claim_cancellation(view: TravelView, customer: Customer, rng: random.Random) -> Grounded | None:
+    """The fee of a cancelled booking claimed back: the customer names no amount, the agent reads the
+    fee off the booking (a required read)."""
     for policy, booking in _policies(view, customer, rng):
         fee = booking["cancellation_fee"] or 0.0
         if booking["status"] != "cancelled" or not fee or booking["cancelled_at"][:10] < shift(TODAY, -55):
@@ -432,17 +478,21 @@ def file_claim(view: TravelView, customer: Customer, rng: random.Random) -> Grou
             incident_date=incident,
             amount=fee,
         )
-        if not check_policy(view, action):
-            why = (
-                "I had to cancel because of a family emergency",
-                "you had to cancel for a family emergency",
-            )
-            return _claim(view, policy, booking, "cancellation", incident, fee, why)
-    return _trip_claim(view, customer, rng, covered=True)
-
-
-def uncovered_claim(view: TravelView, customer: Customer, rng: random.Random) -> Grounded | None:
-    return _trip_claim(view, customer, rng, covered=False)
+        if check_policy(view, action):
+            continue
+        trip = booking_words(booking)
+        said = wording("claim_cancellation", rng, booking=trip, day=long_date(incident), date=incident)
+        return view.about(
+            booking,
+            **said.fields(),
+            bindings={"policy_id": view.policy_lookups(policy)},
+            write=action,
+            entities=frozenset({booking["booking_id"], policy["policy_id"]}),
+            known={"insured_booking": trip, "claim_category": "cancellation", "incident_date": incident},
+            discoverable={"policy_id": policy["policy_id"], "booking_id": booking["booking_id"]},
+            evidence=(policy["policy_id"], incident),
+        )
+    return None
 
 
 def claim_status(view: TravelView, customer: Customer, rng: random.Random) -> Grounded | None:
@@ -457,17 +507,13 @@ def claim_status(view: TravelView, customer: Customer, rng: random.Random) -> Gr
             evidence.append(dollars(claim["approved_amount"]))
         return view.about(
             booking,
+            **wording("claim_status", rng, category=claim["category"], booking=trip).fields(),
             kind="information",
-            request=f"What is happening with the {claim['category']} claim I filed on the insurance of "
-            f"my {trip}?",
-            situation=f"You filed a {claim['category']} claim on the travel insurance of your {trip} and "
-            f"want to know where it stands and, if it has been decided, how much it pays",
             bindings={"policy_id": view.policy_lookups(policy)},
             entities=frozenset({booking["booking_id"], policy["policy_id"]}),
             known={"insured_booking": trip, "claim_category": claim["category"]},
             discoverable={"policy_id": policy["policy_id"], "claim_id": claim["claim_id"]},
             evidence=tuple(evidence),
-            reason="Ask about an insurance claim.",
         )
     return None
 
@@ -482,12 +528,10 @@ def refund_check(view: TravelView, customer: Customer, rng: random.Random) -> Gr
     words = booking_words(booking)
     return view.about(
         booking,
+        **wording("refund_check", rng, booking=words).fields(),
         kind="information",
-        request=f"I cancelled my {words}. How much was refunded to me?",
-        situation=f"You cancelled your {words} and want to know how much was refunded",
         known={"cancelled_booking": words},
         evidence=(dollars(booking["refund_amount"]),),
-        reason="Ask about a refund.",
     )
 
 
@@ -512,8 +556,11 @@ INTENTS = (
     Intent("add_insurance", "add_travel_insurance", add_insurance, "adding travel insurance", BOOKING,
            DETAILS),
     Intent("file_claim", "file_insurance_claim", file_claim, "an insurance claim", INSURANCE, POLICY),
-    Intent("claim_status", "get_insurance_policy", claim_status, "an insurance claim", INSURANCE),
-    Intent("refund_check", "get_booking_details", refund_check, "a refund", BOOKING),
+    Intent("claim_cancellation", "file_insurance_claim", claim_cancellation, "an insurance claim", INSURANCE,
+           ("get_booking_details", "get_insurance_policy"), weight=0.3),
+    Intent("claim_status", "get_insurance_policy", claim_status, "an insurance claim", INSURANCE,
+           weight=0.15),
+    Intent("refund_check", "get_booking_details", refund_check, "a refund", BOOKING, weight=0.15),
     Intent("cancel_nonrefundable", "cancel_booking", cancel_nonrefundable, "cancelling a booking", BOOKING,
            DETAILS, challenge=True),
     Intent("change_package", "change_booking_dates", change_package, "changing travel dates", BOOKING,
@@ -533,6 +580,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={2: 0.15, 3: 0.45, 4: 0.4},
-    intent_counts={1: 0.05, 2: 0.45, 3: 0.5},
+    walk_lengths={2: 0.55, 3: 0.35, 4: 0.1},
+    intent_counts={2: 0.2, 3: 0.4, 4: 0.4},
 )
