@@ -156,7 +156,7 @@ def proposed_goals(
     for candidate in candidates:
         goal, target = candidate.goal, candidate.target
         weights = {m: w / spread[m] for m, w in actions[id(candidate)].items()}
-        if not parts[2] & weights.keys():
+        if not parts[2] & weights.keys() or _names_another_record(candidate, candidates, words):
             continue
         values = [*key_values(target), *request_entities(goal.request)]
         valued = sum(1 for value in dict.fromkeys(map(str, values)) if contains(words, value))
@@ -172,6 +172,28 @@ def proposed_goals(
         if scores.get(candidate.goal.id) == best:
             chosen.setdefault(candidate.goal.id, candidate.goal)
     return list(chosen.values())
+
+
+def _record_ids(target: Target) -> dict[str, str]:
+    return {
+        name: value
+        for name, value in target.arguments.items()
+        if isinstance(value, str) and (name == "id" or name.endswith("_id"))
+    }
+
+
+def _names_another_record(candidate: Candidate, candidates: list[Candidate], words: list[str]) -> bool:
+    """The message names another goal's record (its reservation, its order) and not this goal's: a
+    proposal about one reservation is not read as a change of another one."""
+    mine = _record_ids(candidate.target)
+    for other in candidates:
+        if other.goal.id == candidate.goal.id:
+            continue
+        for name, value in _record_ids(other.target).items():
+            own = mine.get(name)
+            if own and own != value and contains(words, value) and not contains(words, own):
+                return True
+    return False
 
 
 def _coverage(tool: str, meanings: frozenset[str]) -> float:

@@ -68,6 +68,15 @@ class View:
         return Lookups(tuple(ids[: ids.index(booking["reservation_id"]) + 1]))
 
     def free_times(self, location_id: str, day: str, party: int, exclude: str | None = None) -> list[str]:
+        """Seating times with a free table (memoised: the seed view never changes, and the
+        grounders ask the same question thousands of times a build)."""
+        key = (location_id, day, party, exclude)
+        cache = self.__dict__.setdefault("_free_times_memo", {})
+        if key not in cache:
+            cache[key] = self._free_times(location_id, day, party, exclude)
+        return list(cache[key])
+
+    def _free_times(self, location_id: str, day: str, party: int, exclude: str | None) -> list[str]:
         location = self.locations[location_id]
         bookings = self.floor.get((location_id, day), [])
         row = Location(**location)

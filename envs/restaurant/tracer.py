@@ -444,6 +444,6 @@ TRACER = TracerSpec(
     intents=INTENTS,
     check_policy=check_policy,
     personas=PERSONAS,
-    walk_lengths={2: 0.3, 3: 0.6, 4: 0.1},
-    intent_counts={2: 0.15, 3: 0.45, 4: 0.4},
+    walk_lengths={2: 0.4, 3: 0.55, 4: 0.05},
+    intent_counts={2: 0.2, 3: 0.45, 4: 0.35},
 )

@@ -8,7 +8,7 @@ import re
 from taue.contracts.tasks import Action
 from taue.envs.runtime.discovery import all_domains
 from taue.envs.task_sets.scenario import _request
-from taue.simulator.scripted import ScriptedUser
+from taue.simulator.scripted import FIRST_PERSON, ScriptedUser
 
 FIELD = re.compile(r"\b[a-z]+_[a-z_]+\b")
 """A snake_case word: a tool or field name (values such as `credit_card_1` are checked separately)."""
@@ -49,7 +49,7 @@ def test_the_opening_leaves_out_intent_titles() -> None:
     for _, task in list(_tasks())[::29]:
         opening = ScriptedUser(task, seed=0).opening()
         reason = task.user_scenario.reason_for_call
-        if not re.search(r"\b(I|my|me)\b", reason):
+        if not FIRST_PERSON.search(reason):
             assert reason not in opening, task.id
         assert task.user_scenario.goals[0].request in opening
 
