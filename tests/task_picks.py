@@ -16,3 +16,16 @@ def plain_task_id(domain_name: str, neutral: bool = False) -> str:
         if all(g.kind == "action" and not g.refusal_expected for g in goals) and not task.evaluation.outputs:
             return task.id
     raise AssertionError(f"no plain {domain_name} task")
+
+
+def pester_task_id(domain_name: str, leaves: bool) -> str:
+    """The emotional task whose user tolerates the fewest needless questions (`leaves`: the pester
+    agent, which asks for every argument, exhausts that user) or the most (pester is borne)."""
+    from taue.simulator.satisfaction import tolerated_needless_questions
+
+    def tolerance(task) -> int:
+        e = task.emotion
+        return tolerated_needless_questions(e.politeness, e.urgency, e.trust, e.emotion)
+
+    tasks = [t for t in get_domain(domain_name).tasks if t.emotion is not None]
+    return (min if leaves else max)(tasks, key=tolerance).id

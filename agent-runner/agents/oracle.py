@@ -17,12 +17,14 @@ def refused_goals(task: Task) -> list[Goal]:
 
 
 def refusal_message(goal: Goal) -> str:
-    """Declining a goal the policy forbids, naming the policy's reasons. The request is restated as a
-    statement: quoted with its question mark ("Could the table … be changed?") it reads as a question
-    to the user, who would answer it instead of ending the conversation."""
+    """Declining a goal the policy forbids, naming the record it is about and the policy's reasons.
+    The customer's own request is not quoted back: its first-person clauses ("please use my card")
+    would read as the agent's questions, and a customer would answer them instead of ending."""
     reasons = "; ".join(goal.refusal_reason)
-    asked = goal.request.replace("?", ".")
-    return f"I'm sorry, I cannot do what you asked: {asked} Our policy does not allow it ({reasons})."
+    records = [str(v) for t in goal.targets for k, v in t.arguments.items() if k == "id" or k.endswith("_id")]
+    about = f" for {', '.join(dict.fromkeys(records))}" if records else ""
+    refused = f"I'm sorry, I cannot make the change you asked for{about}"
+    return f"{refused}: our policy does not allow it ({reasons})."
 
 
 FOLLOW_UP = "Is there anything else I can help you with today?"

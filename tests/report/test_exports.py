@@ -22,7 +22,7 @@ from taue.report.failures import attribute_records
 from taue.runner.results import ResultsFile
 from taue.runner.runner import execute_run
 from tests.openai_double import OpenAIDouble
-from tests.task_picks import plain_task_id
+from tests.task_picks import pester_task_id, plain_task_id
 
 pytestmark = pytest.mark.xdist_group("exports")
 
@@ -58,7 +58,9 @@ def export(run_dir: Path, format: str, out: Path) -> list[Path]:
 @pytest.fixture(scope="module")
 def pester_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("exports") / "pester"
-    args = ["--domains", "airline,retail", "--agent", "pester", "--trials", "2", "--limit", "1"]
+    leaves, stays = pester_task_id("airline", leaves=True), pester_task_id("retail", leaves=False)
+    picks = ["--task-id", leaves, "--task-id", stays]
+    args = ["--domains", "airline,retail", "--agent", "pester", "--trials", "2", *picks]
     result = taue("run", *args, "--out", str(out), "--quiet")
     assert result.exit_code == 0, result.output
     return out

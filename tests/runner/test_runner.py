@@ -214,7 +214,7 @@ async def pester_run(servers, tmp_path: Path, condition_id: str) -> list:
 async def test_pester_split_follows_the_tolerance_table(servers, tmp_path: Path, condition_id: str) -> None:
     """Expected split: UNSATISFIED exactly when pester's needless questions exceed the condition's tolerance.
 
-    Every other emotional airline and retail task; they give pester 2 to 7 needless questions:
+    Every other emotional airline and retail task; they give pester 2 to 9 needless questions:
     never UNSATISFIED under the patient condition (tolerance 17), always under tolerance 0 or 1, on
     the tasks that ask more than 3 or 4 under the conditions in between.
     """
@@ -230,7 +230,7 @@ async def test_pester_split_follows_the_tolerance_table(servers, tmp_path: Path,
         assert record.reward == (-1 if unsatisfied else 1)
     rewards = {r.reward for r in records}
     if condition_id == PATIENT:  # the whole count: a user who leaves stops the questions early
-        assert rewards == {1} and min(counts) >= 2 and max(counts) <= 7
+        assert rewards == {1} and min(counts) >= 2 and max(counts) <= 9
     elif tolerated <= 1:
         assert rewards == {-1}
     else:
