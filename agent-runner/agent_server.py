@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Self
 
@@ -47,20 +48,9 @@ def build_agent_app(factory: AgentFactory, title: str = "taue agent") -> FastAPI
     """A FastAPI app serving protocol v1 for agents made by `factory`."""
     episodes: dict[str, LiveEpisode] = {}
 
-    @contextlib.asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
-        for live in episodes.values():
-            with contextlib.suppress(Exception):
-                await live.agent.close()
-        episodes.clear()
+    app = FastAPI(title=title, version=PROTOCOL_VERSION, lifespan=_closing_agents(episodes))
 
-    app = FastAPI(title=title, version=PROTOCOL_VERSION, lifespan=lifespan)
-
-    @app.exception_handler(RequestValidationError)
-    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        where = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:3])
-        return _error(422, f"invalid request: {where}")
+    app.exception_handler(RequestValidationError)(_bad_request)
 
     @app.get(HEALTH_PATH)
     async def healthz() -> dict[str, object]:
@@ -70,19 +60,10 @@ def build_agent_app(factory: AgentFactory, title: str = "taue agent") -> FastAPI
     async def start_episode(body: StartEpisode) -> dict[str, str] | JSONResponse:
         if body.episode_id in episodes:
             return _error(409, f"episode {body.episode_id} already exists")
-        agent = factory()
-        context = EpisodeContext(
-            episode_id=body.episode_id,
-            domain=body.domain,
-            mcp_servers=[McpServerInfo.model_validate(s.model_dump()) for s in body.mcp_servers],
-            policy=body.policy,
-        )
-        try:
-            await agent.start(context)
-        except Exception as exc:
-            await agent.close()
-            return _error(500, f"the agent could not start: {type(exc).__name__}: {exc}")
-        episodes[body.episode_id] = LiveEpisode(agent)
+        started = await _start_agent(factory, body)
+        if isinstance(started, JSONResponse):
+            return started
+        episodes[body.episode_id] = started
         return {"episode_id": body.episode_id}
 
     @app.post(f"{EPISODES_PATH}/{{episode_id}}/turns", response_model=None)
@@ -90,15 +71,7 @@ def build_agent_app(factory: AgentFactory, title: str = "taue agent") -> FastAPI
         live = episodes.get(episode_id)
         if live is None:
             return _error(404, f"unknown episode {episode_id}")
-        async with live.lock:
-            try:
-                message = await live.agent.respond(body.user_message)
-            except AgentError as exc:
-                return _error(500, str(exc))
-            except Exception as exc:
-                return _error(500, f"{type(exc).__name__}: {exc}")
-        usage = getattr(live.agent, "usage", None)
-        return TurnReply(message=message, usage=Usage.model_validate(usage) if usage else None)
+        return await _take_turn(live, body)
 
     @app.delete(f"{EPISODES_PATH}/{{episode_id}}", status_code=204, response_model=None)
     async def end_episode(episode_id: str) -> Response:
@@ -109,6 +82,57 @@ def build_agent_app(factory: AgentFactory, title: str = "taue agent") -> FastAPI
         return Response(status_code=204)
 
     return app
+
+
+def _closing_agents(
+    episodes: dict[str, LiveEpisode],
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's lifespan: at shutdown it closes the agents of the episodes still live."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        for live in episodes.values():
+            with contextlib.suppress(Exception):
+                await live.agent.close()
+        episodes.clear()
+
+    return lifespan
+
+
+async def _bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+    where = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:3])
+    return _error(422, f"invalid request: {where}")
+
+
+async def _start_agent(factory: AgentFactory, body: StartEpisode) -> LiveEpisode | JSONResponse:
+    """A new agent started on the episode `body` describes, or the 500 of an agent that cannot start."""
+    agent = factory()
+    context = EpisodeContext(
+        episode_id=body.episode_id,
+        domain=body.domain,
+        mcp_servers=[McpServerInfo.model_validate(s.model_dump()) for s in body.mcp_servers],
+        policy=body.policy,
+    )
+    try:
+        await agent.start(context)
+    except Exception as exc:
+        await agent.close()
+        return _error(500, f"the agent could not start: {type(exc).__name__}: {exc}")
+    return LiveEpisode(agent)
+
+
+async def _take_turn(live: LiveEpisode, body: TurnRequest) -> TurnReply | JSONResponse:
+    """The agent's reply to one user message (one turn at a time), or the 500 of a failed turn."""
+    async with live.lock:
+        try:
+            message = await live.agent.respond(body.user_message)
+        except AgentError as exc:
+            return _error(500, str(exc))
+        except Exception as exc:
+            return _error(500, f"{type(exc).__name__}: {exc}")
+    usage = getattr(live.agent, "usage", None)
+    return TurnReply(message=message, usage=Usage.model_validate(usage) if usage else None)
 
 
 class AppServer:
@@ -131,7 +155,8 @@ class AppServer:
             self.app, log_level="warning", access_log=False, lifespan="on", timeout_keep_alive=75
         )  # keep-alive above every client's idle expiry: a client never reuses a closing connection
         self._server = uvicorn.Server(config)
-        self._server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+        # attr-defined: uvicorn 0.55 has no such method (it uses capture_signals): a plain attribute
+        self._server.install_signal_handlers = lambda: None  # type: ignore[attr-defined]
         self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]))
         while not self._server.started:
             if self._task.done():

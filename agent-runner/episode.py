@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import hashlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import httpx2
@@ -314,7 +315,7 @@ class Conversation:
         )
         self.transcript: list[Message] = []
         self.message_times: list[str] = []
-        self.termination = "max_turns"
+        self.termination: Termination = "max_turns"
         self.user_state: dict = {}
         self.usage: dict = {}
         self.error: str | None = None
@@ -398,7 +399,7 @@ class Conversation:
         return timeline(self.transcript, tool_log, self.message_times, clocks)
 
 
-def agent_turn(message: str, calls: list[LoggedCall]) -> AgentTurn:
+def agent_turn(message: str, calls: Sequence[LoggedCall]) -> AgentTurn:
     """The agent's message with the service's confirmations of the turn's successful writes."""
     return AgentTurn(
         message=message,

@@ -176,11 +176,13 @@ def settings_problems(run: RunTrials, baseline: RunTrials) -> tuple[list[str], l
     keys = sorted(set(run.settings) | set(baseline.settings))
     differ = [key for key in keys if run.settings.get(key) != baseline.settings.get(key)]
 
+    ours, theirs = run.settings, baseline.settings  # closures keep a local's narrowing (not None)
+
     def describe(key: str) -> str:
-        return f"{key}: run {run.settings.get(key)!r}, baseline {baseline.settings.get(key)!r}"
+        return f"{key}: run {ours.get(key)!r}, baseline {theirs.get(key)!r}"
 
     def unknown(key: str) -> bool:
-        return key == "task_set_hash" and None in (run.settings.get(key), baseline.settings.get(key))
+        return key == "task_set_hash" and None in (ours.get(key), theirs.get(key))
 
     fatal = [describe(key) for key in differ if key in MUST_MATCH and not unknown(key)]
     other = [

@@ -102,9 +102,7 @@ def _watch_parent(parent_pid: int) -> None:
     os._exit(1)
 
 
-async def delete_run_episodes(
-    env: dict[str, str], run_id: str | None, tokens: dict[str, str | None]
-) -> None:
+async def delete_run_episodes(env: dict[str, str], run_id: str | None, tokens: dict[str, str | None]) -> None:
     """Delete the run's episodes on every remote domain server in `env` (domain -> control URL), each
     with its token in `tokens`.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ class MergeReport:
 
 
 def merge_runs(
-    run_dirs: list[Path] | list[RunLocation],
+    run_dirs: Sequence[Path | RunLocation],
     out: Path | RunLocation,
     name: str | None = None,
     key: SigningKey | None = None,
@@ -85,7 +86,7 @@ def merge_runs(
     )
 
 
-def _unverified(run_dirs: list[Path] | list[RunLocation], key: SigningKey | None) -> list[str]:
+def _unverified(run_dirs: Sequence[Path | RunLocation], key: SigningKey | None) -> list[str]:
     """Every verification problem of the inputs but missing episodes (a shard may be rerun later)."""
     lines = []
     for run_dir in run_dirs:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx2
 
@@ -318,8 +318,10 @@ async def run_episodes(
     )
     transport = http_transport(limits)
     async with embedded_services(domains, given) as services, control_session(size) as http:
-        simulator = SimulatorClient(services.simulator, token=services.token("simulator", admin_token))
-        scorer = ScorerClient(services.scorer, token=services.token("scorer", admin_token))
+        # embedded_services starts whatever `given` lacks: both addresses are set
+        simulator_address, scorer_address = cast(str, services.simulator), cast(str, services.scorer)
+        simulator = SimulatorClient(simulator_address, token=services.token("simulator", admin_token))
+        scorer = ScorerClient(scorer_address, token=services.token("scorer", admin_token))
         try:
             await asyncio.gather(simulator.wait_ready(), scorer.wait_ready())
             controls = {

@@ -12,6 +12,7 @@ for MinIO and other S3-compatible stores.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import errno
 import os
@@ -270,7 +271,7 @@ class ObjectRun(RunLocation):
     def read_bytes(self, name: str) -> bytes:
         return self._call(lambda: self.fs.cat_file(self.key(name)))
 
-    def read_many(self, names: list[str]) -> dict[str, bytes]:
+    def read_many(self, names: builtins.list[str]) -> dict[str, bytes]:  # `list` is a method here
         """Several objects, fetched concurrently where the store allows it."""
         if not names:
             return {}
@@ -283,7 +284,7 @@ class ObjectRun(RunLocation):
     def write_bytes(self, name: str, data: bytes) -> None:
         self._call(lambda: self.fs.pipe_file(self.key(name), data))
 
-    def delete(self, names: list[str]) -> None:
+    def delete(self, names: builtins.list[str]) -> None:
         if names:
             self._call(lambda: self.fs.rm([self.key(name) for name in names]))
 

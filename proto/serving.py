@@ -74,7 +74,8 @@ class BearerToken(grpc.aio.UnaryUnaryClientInterceptor):
         self, continuation: Callable[[Any, Any], Any], details: grpc.aio.ClientCallDetails, request: Any
     ) -> Any:
         metadata = grpc.aio.Metadata(*(details.metadata or ()), self._metadata)
-        return await continuation(details._replace(metadata=metadata), request)
+        # attr-defined: a namedtuple at run time; its stub declares no _replace
+        return await continuation(details._replace(metadata=metadata), request)  # type: ignore[attr-defined]
 
 
 class GrpcServer:
@@ -129,6 +130,9 @@ def channel(address: str, token: str | None = None) -> grpc.aio.Channel:
 async def wait_until_serving(chan: grpc.aio.Channel, timeout: float = 30.0) -> None:
     """Block until the server behind `chan` reports SERVING (wait_for_ready at start-up)."""
     stub = health_pb2_grpc.HealthStub(chan)
-    response = await stub.Check(health_pb2.HealthCheckRequest(), timeout=timeout, wait_for_ready=True)
+    # attr-defined: types-grpcio-health-checking declares HealthStub without its methods
+    response = await stub.Check(  # type: ignore[attr-defined]
+        health_pb2.HealthCheckRequest(), timeout=timeout, wait_for_ready=True
+    )
     if response.status != health_pb2.HealthCheckResponse.SERVING:
         raise ConnectionError("the gRPC server is not serving")

@@ -75,22 +75,8 @@ def attribute(record: EpisodeRecord, task: Task | None, policy: PolicyCheck | No
     if record.termination == "user_unsatisfied":
         details["unsatisfied_reason"] = unsatisfied_reason(record.user_state)
     labels += _write_labels(record, details)
-    if policy is not None:
-        writes = [Action(name=name, arguments=arguments) for name, arguments in _writes(record)]
-        broken = sorted({rule for write in writes for rule in policy(write)})
-        if broken:
-            labels.append("policy_violation")
-            details["policy_rules"] = broken
-    if record.termination == "agent_transfer":
-        labels.append("unwanted_transfer")
-    if record.termination == "user_stop" and task is not None and _goals_left(record, task):
-        labels.append("premature_stop")
-        details["goals_left"] = _goals_left(record, task)
-    if record.breakdown.db_match and not all(record.breakdown.outputs_found.values()):
-        labels.append("missing_output")
-        details["missing_outputs"] = [o for o, found in record.breakdown.outputs_found.items() if not found]
-    if "error_shown" in record.user_state.get("events", []):
-        labels.append("tool_error_shown")
+    labels += _policy_labels(record, policy, details)
+    labels += _late_labels(record, task, details)
     category = next((c for c in CATEGORIES if c in labels), "other")
     if category == "other":
         labels.append("other")
@@ -104,6 +90,34 @@ def attribute(record: EpisodeRecord, task: Task | None, policy: PolicyCheck | No
         labels=ordered,
         details=details,
     )
+
+
+def _policy_labels(record: EpisodeRecord, policy: PolicyCheck | None, details: dict[str, Any]) -> list[str]:
+    """`policy_violation` when a write the episode made breaks a rule of the domain's policy."""
+    if policy is None:
+        return []
+    writes = [Action(name=name, arguments=arguments) for name, arguments in _writes(record)]
+    broken = sorted({rule for write in writes for rule in policy(write)})
+    if not broken:
+        return []
+    details["policy_rules"] = broken
+    return ["policy_violation"]
+
+
+def _late_labels(record: EpisodeRecord, task: Task | None, details: dict[str, Any]) -> list[str]:
+    """An unwanted transfer, a premature stop, a missing output, a tool error shown to the user."""
+    labels: list[str] = []
+    if record.termination == "agent_transfer":
+        labels.append("unwanted_transfer")
+    if record.termination == "user_stop" and task is not None and _goals_left(record, task):
+        labels.append("premature_stop")
+        details["goals_left"] = _goals_left(record, task)
+    if record.breakdown.db_match and not all(record.breakdown.outputs_found.values()):
+        labels.append("missing_output")
+        details["missing_outputs"] = [o for o, found in record.breakdown.outputs_found.items() if not found]
+    if "error_shown" in record.user_state.get("events", []):
+        labels.append("tool_error_shown")
+    return labels
 
 
 def unsatisfied_reason(user_state: dict[str, Any]) -> str | None:

@@ -116,7 +116,7 @@ def breakdown_message(breakdown: RewardBreakdown) -> scorer_pb2.RewardBreakdown:
 def breakdown_from_message(message: scorer_pb2.RewardBreakdown) -> RewardBreakdown:
     return RewardBreakdown(
         reward=message.reward,
-        termination=TERMINATION_NAMES[message.termination],  # type: ignore[arg-type]
+        termination=TERMINATION_NAMES[message.termination],
         db_match=message.db_match if message.HasField("db_match") else None,
         outputs_found=dict(message.outputs_found),
         diagnostics=json.loads(message.diagnostics_json or "{}"),

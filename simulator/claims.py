@@ -182,7 +182,9 @@ def _owned(subject: list[str]) -> bool:
     """The subject of "is cancelled" is the customer's thing ("your booking", "ABC123", "it"), not a
     rule ("compensation is provided as a certificate")."""
     return bool(subject) and (
-        "your" in subject[-3:] or subject[-1] in ("it", "everything", "all", "both") or _ID.match(subject[-1])
+        "your" in subject[-3:]
+        or subject[-1] in ("it", "everything", "all", "both")
+        or _ID.match(subject[-1]) is not None
     )
 
 

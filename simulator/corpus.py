@@ -140,7 +140,8 @@ def task_context(task: Task, descriptions: Mapping[str, str] | None = None) -> C
 
 def scenario_context(scenario: Scenario, values: Iterable[str], descriptions: Mapping[str, str]) -> Context:
     goals = [
-        Goal.model_construct(id=tool, kind="action", request="", targets=[Target.model_construct(tool=tool)])
+        # call-arg: `arguments` is left out here and set on the next lines
+        Goal.model_construct(id=tool, kind="action", request="", targets=[Target.model_construct(tool=tool)])  # type: ignore[call-arg]
         for tool in scenario.goals
     ]
     for goal in goals:

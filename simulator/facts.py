@@ -26,7 +26,13 @@ _STOP_WORDS_TEXT = (
 STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
 """Words that never name a fact; dropped before fact names are matched."""
 
-_PAYMENT = ("payment method", "which card", "which payment", "pay with", "how would you like to pay")
+_PAYMENT: tuple[str, ...] = (
+    "payment method",
+    "which card",
+    "which payment",
+    "pay with",
+    "how would you like to pay",
+)
 _PAYMENT += ("refund to", "refund method", "refunded to", "refund go", "gift card")
 _REFUND = ("refund to", "refund go", "refund method", "refunded to", "which card", "payment method")
 _REASON = ("reason", "why you want", "why do you want", "why would you like")

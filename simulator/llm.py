@@ -198,7 +198,7 @@ class LLMUser:
         reason = None
         if termination == "user_unsatisfied":
             reason = message.removesuffix(UNSATISFIED).strip()[:300] or "the llm user left unsatisfied"
-        return UserTurn(message=message, done=done, termination=termination, reason=reason)  # type: ignore[arg-type]
+        return UserTurn(message=message, done=done, termination=termination, reason=reason)
 
     def request(self) -> dict[str, Any]:
         """The chat-completions request for the next user turn (what the endpoint receives)."""

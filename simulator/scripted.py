@@ -198,7 +198,6 @@ class ScriptedUser:
         )
 
     def _compose(self, reading: Reading, outcome: Outcome, distressed: bool) -> str:
-        goals = self.goals
         parts = [self.voice.thanks()] if outcome.goal_advanced else []
         if outcome.false_claim:
             parts.append(self.voice.not_confirmed())
@@ -206,23 +205,34 @@ class ScriptedUser:
         parts.extend(answers)
         if reading.verifies:
             parts.append(RIGHT)
-        if reading.asks_confirmation:
-            parts.append(self._answer_proposal(outcome.proposed))
-        elif reading.lookup_offers:
-            parts.append(self.voice.yes_look())
-        elif reading.handover_offers and not self.goals.all_settled:
-            parts.append(self.voice.stay())
-        if reading.open_questions and not (answers or reading.asks_confirmation or reading.verifies):
+        parts.append(self._offer_reply(reading, outcome))
+        replied = bool(answers or reading.asks_confirmation or reading.verifies)
+        if reading.open_questions and not replied:
             parts.append(self.voice.which_details())
         if distressed:
             parts.append(self.voice.reassurance_nudge())
-        if goals.all_settled:
-            parts.append(ALL_DONE)
-        elif goals.awaiting_report and not reading.claims_completion:
-            parts.append(self.voice.ask_outcome())
-        elif outcome.goal_advanced or not (answers or reading.asks_confirmation or reading.verifies):
-            parts.append(self._next_request())
+        parts.append(self._closing(reading, outcome, replied))
         return " ".join(p for p in parts if p)
+
+    def _offer_reply(self, reading: Reading, outcome: Outcome) -> str:
+        """The answer to what the agent offers or asks leave for: a proposal, a lookup, a handover."""
+        if reading.asks_confirmation:
+            return self._answer_proposal(outcome.proposed)
+        if reading.lookup_offers:
+            return self.voice.yes_look()
+        if reading.handover_offers and not self.goals.all_settled:
+            return self.voice.stay()
+        return ""
+
+    def _closing(self, reading: Reading, outcome: Outcome, replied: bool) -> str:
+        """How the message ends: all done, a request for the outcome, or the next request."""
+        if self.goals.all_settled:
+            return ALL_DONE
+        if self.goals.awaiting_report and not reading.claims_completion:
+            return self.voice.ask_outcome()
+        if outcome.goal_advanced or not replied:
+            return self._next_request()
+        return ""
 
     def _answer_proposal(self, proposed: list[Goal]) -> str:
         if proposed:

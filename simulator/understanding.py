@@ -22,7 +22,7 @@ Every decision can be traced back to words in the agent's message (docs/simulato
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from taue.simulator.claims import QUOTED, Claim, claim
@@ -357,38 +357,108 @@ def _read_question(question: str, book: FactBook, reading: Reading) -> None:
     )
     picked = choice(question, book)
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
-    if picked is not None:
-        reading.choices.append(picked)
-    elif _offers_lookup(question):
-        reading.lookup_offers += 1
-    elif _has(question, HANDOVER_PHRASES):
-        reading.handover_offers += 1
-    elif named and not stated and _requests(question) and not _asks_which_of_unknown(question, named, book):
-        known = [n for n in named if n in book.known]
-        reading.asked_by_question.append(known or named)
-        reading.requested.extend(n for n in named if n not in reading.requested)
-        if _has(question, WISH_PHRASES) and _changes_anything(question) and not _chosen(question):
-            _confirms(question, reading)  # "To proceed with cancelling it, please confirm the reason"
-    elif _proposes_change(question):
-        _confirms(question, reading)
-    elif stated:
-        reading.verified.extend(stated)
-    elif _has(question, OPEN_OFFERS) and not named:
-        reading.offers += 1
-    elif _opens_with_proposal(question):
-        _confirms(question, reading)
-    elif named and not _asks_which_of_unknown(question, named, book):
-        known = [n for n in named if n in book.known]
-        reading.asked_by_question.append(known or named)
-        reading.requested.extend(n for n in named if n not in reading.requested)
-    elif _is_wh_question(question) and _guess(RELATIVE_CLAUSE.sub(r"\1", question), book, reading):
-        pass
-    elif _has(question, IDENTITY_PHRASES):
-        reading.identity_questions += 1
-    elif _has(question, PROPOSAL_PHRASES + CONFIRMATION_PHRASES) or _yes_no(question):
-        _confirms(question, reading)
-    else:
-        reading.open_questions += 1
+    asked = _Question(question, book, reading, named, picked, stated)
+    for applies, act in _QUESTION_RULES:
+        if applies(asked):
+            act(asked)
+            return
+    reading.open_questions += 1
+
+
+@dataclass
+class _Question:
+    """One question of a message, with what `_read_question` found in it."""
+
+    text: str
+    book: FactBook
+    reading: Reading
+    named: list[str]
+    """The facts it names."""
+    picked: tuple[str, str] | None
+    """The option a known fact's value names, with that fact ("Visa or Mastercard?")."""
+    stated: list[str]
+    """The named facts whose values it states back."""
+
+    def requests_named(self) -> bool:
+        """It asks for the facts it names (not states them back, nor asks which of unknown ones)."""
+        return (
+            bool(self.named)
+            and not self.stated
+            and _requests(self.text)
+            and not _asks_which_of_unknown(self.text, self.named, self.book)
+        )
+
+    def names_asked(self) -> bool:
+        return bool(self.named) and not _asks_which_of_unknown(self.text, self.named, self.book)
+
+    def guessed(self) -> bool:
+        """A wh-question naming no fact, matched to the known fact it most likely means."""
+        return _is_wh_question(self.text) and _guess(
+            RELATIVE_CLAUSE.sub(r"\1", self.text), self.book, self.reading
+        )
+
+
+def _choose(q: _Question) -> None:
+    assert q.picked is not None
+    q.reading.choices.append(q.picked)
+
+
+def _offer_lookup(q: _Question) -> None:
+    q.reading.lookup_offers += 1
+
+
+def _offer_handover(q: _Question) -> None:
+    q.reading.handover_offers += 1
+
+
+def _ask_named(q: _Question) -> None:
+    known = [n for n in q.named if n in q.book.known]
+    q.reading.asked_by_question.append(known or q.named)
+    q.reading.requested.extend(n for n in q.named if n not in q.reading.requested)
+
+
+def _request_named(q: _Question) -> None:
+    _ask_named(q)
+    if _has(q.text, WISH_PHRASES) and _changes_anything(q.text) and not _chosen(q.text):
+        _confirms(q.text, q.reading)  # "To proceed with cancelling it, please confirm the reason"
+
+
+def _confirm(q: _Question) -> None:
+    _confirms(q.text, q.reading)
+
+
+def _verify(q: _Question) -> None:
+    q.reading.verified.extend(q.stated)
+
+
+def _open_offer(q: _Question) -> None:
+    q.reading.offers += 1
+
+
+def _guessed(q: _Question) -> None:
+    """The guess is already in the reading (`_Question.guessed`)."""
+
+
+def _identity(q: _Question) -> None:
+    q.reading.identity_questions += 1
+
+
+# How a question is read: the first rule that applies (in this order) decides; a question none
+# applies to is an open question.
+_QUESTION_RULES: tuple[tuple[Callable[[_Question], bool], Callable[[_Question], None]], ...] = (
+    (lambda q: q.picked is not None, _choose),
+    (lambda q: _offers_lookup(q.text), _offer_lookup),
+    (lambda q: _has(q.text, HANDOVER_PHRASES), _offer_handover),
+    (_Question.requests_named, _request_named),
+    (lambda q: _proposes_change(q.text), _confirm),
+    (lambda q: bool(q.stated), _verify),
+    (lambda q: _has(q.text, OPEN_OFFERS) and not q.named, _open_offer),
+    (lambda q: _opens_with_proposal(q.text), _confirm),
+    (_Question.names_asked, _ask_named),
+    (_Question.guessed, _guessed),
+    (lambda q: _has(q.text, IDENTITY_PHRASES), _identity),
+    (lambda q: _has(q.text, PROPOSAL_PHRASES + CONFIRMATION_PHRASES) or _yes_no(q.text), _confirm),
+)
 
 
 def _named_asked(asked: str, book: FactBook) -> list[str]:

@@ -95,7 +95,7 @@ def goal_from_message(message: simulator_pb2.Goal) -> Goal:
     targets = [Target(tool=t.tool, arguments=json.loads(t.arguments_json)) for t in message.targets]
     return Goal(
         id=message.id,
-        kind=message.kind,  # type: ignore[arg-type]
+        kind=message.kind,
         request=message.request,
         evidence=list(message.evidence),
         targets=targets,
@@ -167,7 +167,7 @@ def turn_from_message(message: simulator_pb2.RespondResponse) -> UserTurn:
     return UserTurn(
         message=message.message,
         done=message.done,
-        termination=TERMINATION_NAMES.get(message.termination),  # type: ignore[arg-type]
+        termination=TERMINATION_NAMES.get(message.termination),
         patience=state.patience if state.HasField("patience") else None,
         goals_confirmed=list(state.goals_confirmed),
         events=list(state.events),

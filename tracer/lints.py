@@ -38,8 +38,8 @@ def instruction_lints(task: Task) -> list[str]:
     text = task.instruction
     problems = []
     spoken = TITLE_NUMERAL.sub("", text)
-    if FIRST_PERSON.search(spoken):
-        problems.append(f"first person in the instruction: {FIRST_PERSON.search(spoken).group(0)!r}")
+    if first_person := FIRST_PERSON.search(spoken):
+        problems.append(f"first person in the instruction: {first_person.group(0)!r}")
     repeated = REPEATED_IN_PARENTHESES.search(text)
     if repeated:
         problems.append(f"a name repeated in parentheses: {repeated.group(0)!r}")

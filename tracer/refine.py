@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any, cast
 
 from taue.contracts.tasks import Action, Evaluation, Goal, Target, UserScenario
 from taue.envs.runtime.authoring import TracerSpec
@@ -75,7 +77,7 @@ def decided_arguments(draft: Draft) -> list[str]:
     )
 
 
-def _merge(facts: dict[str, str], more: dict[str, str], separate: bool) -> None:
+def _merge(facts: dict[str, str], more: Mapping[str, str], separate: bool) -> None:
     """Add `more` to `facts`; a name already holding another value gets a numbered name (`separate`,
     for what the user says about each request: a value already known under a numbered name of the
     same fact is not stored twice) or both values ("#W1 and #W2", for ids)."""
@@ -110,10 +112,12 @@ def goal_ids(draft: Draft) -> list[str]:
 
 
 def goals_of(draft: Draft, write_tools: frozenset[str]) -> list[Goal]:
-    drafts, pinned = [], {}
+    drafts: list[Goal] = []
+    pinned: dict[str, Action] = {}
     for goal_id, part in zip(goal_ids(draft), draft.parts, strict=True):
         concrete = part.grounded
-        fields = {
+        write = cast(Action, concrete.write)  # challenges and action intents have their write
+        fields: dict[str, Any] = {
             "id": goal_id,
             "kind": concrete.kind,
             "request": concrete.request,
@@ -121,11 +125,11 @@ def goals_of(draft: Draft, write_tools: frozenset[str]) -> list[Goal]:
         }
         if part.intent.challenge:
             reasons = list(dict.fromkeys(r for rule in part.broken for r in rule.reasons))
-            target = Target(tool=concrete.write.name, arguments=_key_arguments(concrete.write))
+            target = Target(tool=write.name, arguments=_key_arguments(write))
             drafts.append(Goal(**fields, targets=[target], refusal_expected=True, refusal_reason=reasons))
             continue
         if concrete.kind == "action":
-            pinned[goal_id] = concrete.write
+            pinned[goal_id] = write
         drafts.append(Goal.model_construct(**fields, targets=[], refusal_expected=False, refusal_reason=[]))
     return attach_targets(drafts, [], write_tools, pinned=pinned)
 

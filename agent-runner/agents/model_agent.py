@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from contextlib import AsyncExitStack
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -160,7 +160,7 @@ class ModelAgent:
     async def close(self) -> None:
         """Nothing to release: the model client is shared by the run's episodes and closed by the run."""
 
-    def _session(self):
+    def _session(self) -> AbstractAsyncContextManager[Client]:
         assert self.server is not None and self.context is not None
         server = urlsplit(self.server.url)
         cache = CacheConfig(

@@ -5,6 +5,8 @@ It proves a task is solvable: with the scripted user it must score reward 1 on e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mcp import Client
 
 from taue.contracts.tasks import Action, Goal, Task
@@ -36,7 +38,10 @@ def describe(action: Action) -> str:
 
 
 def completion_report(
-    actions: list[Action], write_tools: frozenset[str] | None, outputs: list[str], refused: list[Goal] = ()
+    actions: list[Action],
+    write_tools: frozenset[str] | None,
+    outputs: list[str],
+    refused: Sequence[Goal] = (),
 ) -> str:
     """One message that refuses what the policy forbids (with the reason), names every write
     performed and states every expected output."""

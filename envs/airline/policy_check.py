@@ -4,6 +4,7 @@ least one, and the broken rules' `reasons` are the phrases a refusal is accepted
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 
 from taue.contracts.tasks import Action
@@ -70,31 +71,48 @@ def check_policy(view: AirlineView, action: Action) -> list[Rule]:
     if name == "send_certificate":
         return _compensation_rules(view, args)
     trip = view.reservations[args["reservation_id"]]
+    check = _TRIP_CHECKS.get(name)
+    return check(view, trip, args) if check is not None else []
+
+
+def _cancel_rules(view: AirlineView, trip: Record, args: Record) -> list[Rule]:
+    if view.flown(trip):
+        return [NOT_FLOWN]
+    return [CANCEL_ELIGIBLE] if cancellable(view, trip) is None else []
+
+
+def _flight_change_rules(view: AirlineView, trip: Record, args: Record) -> list[Rule]:
+    broken: list[Rule] = [NOT_FLOWN] if view.flown(trip) else []
+    changed = plain(trip["flights"]) != [plain([f])[0] for f in args["flights"]]
+    if changed and trip["cabin"] == "basic_economy":
+        broken.append(BASIC_NO_CHANGE)
+    if not _same_trip(view, trip, args["flights"]):
+        broken.append(SAME_TRIP)
+    return broken + _payment_rules(view, trip, args["payment_id"], 0)
+
+
+def _baggage_rules(view: AirlineView, trip: Record, args: Record) -> list[Rule]:
     broken: list[Rule] = []
-    if name == "cancel_reservation":
-        if view.flown(trip):
-            broken.append(NOT_FLOWN)
-        elif cancellable(view, trip) is None:
-            broken.append(CANCEL_ELIGIBLE)
-    elif name == "update_reservation_flights":
-        broken += [NOT_FLOWN] if view.flown(trip) else []
-        changed = plain(trip["flights"]) != [plain([f])[0] for f in args["flights"]]
-        if changed and trip["cabin"] == "basic_economy":
-            broken.append(BASIC_NO_CHANGE)
-        if not _same_trip(view, trip, args["flights"]):
-            broken.append(SAME_TRIP)
-        broken += _payment_rules(view, trip, args["payment_id"], 0)
-    elif name == "update_reservation_baggages":
-        free = free_bags(view, trip)
-        if args["total_baggages"] < trip["total_baggages"]:
-            broken.append(BAGS_NO_REMOVE)
-        elif args["nonfree_baggages"] != max(trip["nonfree_baggages"], args["total_baggages"] - free, 0):
-            broken.append(BAG_FEES)
-        cost = 50 * max(0, args["nonfree_baggages"] - trip["nonfree_baggages"])
-        broken += _payment_rules(view, trip, args["payment_id"], cost)
-    elif name == "update_reservation_passengers" and len(args["passengers"]) != len(trip["passengers"]):
-        broken.append(PASSENGER_COUNT)
-    return broken
+    free = free_bags(view, trip)
+    if args["total_baggages"] < trip["total_baggages"]:
+        broken.append(BAGS_NO_REMOVE)
+    elif args["nonfree_baggages"] != max(trip["nonfree_baggages"], args["total_baggages"] - free, 0):
+        broken.append(BAG_FEES)
+    cost = 50 * max(0, args["nonfree_baggages"] - trip["nonfree_baggages"])
+    return broken + _payment_rules(view, trip, args["payment_id"], cost)
+
+
+def _passenger_rules(view: AirlineView, trip: Record, args: Record) -> list[Rule]:
+    return [PASSENGER_COUNT] if len(args["passengers"]) != len(trip["passengers"]) else []
+
+
+# The checks of the writes on one existing reservation, by tool name.
+_TRIP_CHECKS: dict[str, Callable[[AirlineView, Record, Record], list[Rule]]] = {
+    "cancel_reservation": _cancel_rules,
+    "update_reservation_flights": _flight_change_rules,
+    "update_reservation_baggages": _baggage_rules,
+    "update_reservation_passengers": _passenger_rules,
+}
 
 
 def _same_trip(view: AirlineView, trip: Record, flights: list[Record]) -> bool:

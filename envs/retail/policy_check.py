@@ -5,6 +5,7 @@ least one, and the broken rules' `reasons` are the phrases a refusal is accepted
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from taue.contracts.tasks import Action
@@ -60,35 +61,34 @@ def check_policy(view: Any, action: Action) -> list[Rule]:
     """The rules of policy.md that the write `action` breaks, judged on the seed records."""
     args = action.arguments
     order = view.orders.get(args.get("order_id", ""))
-    name = action.name
-    broken: list[Rule] = []
     if order is not None and "payment_method_id" in args:
         methods = view.users[order["user_id"]]["payment_methods"]
         if args["payment_method_id"] not in methods:
             return [OWN_METHOD]
-    if name == "cancel_pending_order":
-        if order["status"] != "pending":
-            broken.append(CANCEL_PENDING_ONLY)
-        if args.get("reason") not in CANCEL_REASONS:
-            broken.append(CANCEL_REASON)
-    elif name.startswith("modify_pending_order"):
-        if order["status"] != "pending":
-            broken.append(MODIFY_PENDING_ONLY)
-        if name == "modify_pending_order_payment":
-            broken += _payment_change_rules(view, order, args)
-    if name in ("modify_pending_order_items", "exchange_delivered_order_items"):
-        broken += _variant_rules(view, order, args)
-    if (
-        name in ("return_delivered_order_items", "exchange_delivered_order_items")
-        and order["status"] != "delivered"
-    ):
-        broken.append(DELIVERED_ONLY)
-    if name == "return_delivered_order_items":
-        original = order["payment_history"][0]["payment_method_id"]
-        method = args["payment_method_id"]
-        if method != original and not method.startswith("gift_card"):
-            broken.append(REFUND_TARGET)
+    broken: list[Rule] = []
+    for applies, check in _CHECKS:
+        if applies(action.name):
+            broken += check(view, order, args)
     return broken
+
+
+def _cancel_rules(view: Any, order: Record, args: Record) -> list[Rule]:
+    broken = [CANCEL_PENDING_ONLY] if order["status"] != "pending" else []
+    return broken + ([CANCEL_REASON] if args.get("reason") not in CANCEL_REASONS else [])
+
+
+def _modify_rules(view: Any, order: Record, args: Record) -> list[Rule]:
+    return [MODIFY_PENDING_ONLY] if order["status"] != "pending" else []
+
+
+def _delivered_rules(view: Any, order: Record, args: Record) -> list[Rule]:
+    return [DELIVERED_ONLY] if order["status"] != "delivered" else []
+
+
+def _refund_rules(view: Any, order: Record, args: Record) -> list[Rule]:
+    original = order["payment_history"][0]["payment_method_id"]
+    method = args["payment_method_id"]
+    return [REFUND_TARGET] if method != original and not method.startswith("gift_card") else []
 
 
 def _variant_rules(view: Any, order: Record, args: Record) -> list[Rule]:
@@ -114,3 +114,17 @@ def _payment_change_rules(view: Any, order: Record, args: Record) -> list[Rule]:
         if method["source"] == "gift_card" and method["balance"] < history[0]["amount"]
         else []
     )
+
+
+_ITEM_SWAPS = ("modify_pending_order_items", "exchange_delivered_order_items")
+_DELIVERED_WRITES = ("return_delivered_order_items", "exchange_delivered_order_items")
+
+# Which checks a write's tool name calls for, in the order their broken rules are reported.
+_CHECKS: tuple[tuple[Callable[[str], bool], Callable[[Any, Record, Record], list[Rule]]], ...] = (
+    (lambda name: name == "cancel_pending_order", _cancel_rules),
+    (lambda name: name.startswith("modify_pending_order"), _modify_rules),
+    (lambda name: name == "modify_pending_order_payment", _payment_change_rules),
+    (lambda name: name in _ITEM_SWAPS, _variant_rules),
+    (lambda name: name in _DELIVERED_WRITES, _delivered_rules),
+    (lambda name: name == "return_delivered_order_items", _refund_rules),
+)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hmac
 import json
+from collections.abc import Awaitable, Callable
 from typing import Literal
 
-from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field, StrictInt
@@ -106,12 +107,32 @@ def build_control_app(
     """The control API of one domain server. `public_mcp_url` is the MCP port's base URL; without an
     `admin_token` it is open to anyone (`--insecure-no-token`); `allowed_hosts`: the Host headers it
     answers (None: any)."""
-    domain = registry.domain
     # The API's document needs the token too; the interactive pages, which cannot send it, are off.
     app = FastAPI(
-        title=f"taue {domain.name} control", version="1", openapi_url=None, docs_url=None, redoc_url=None
+        title=f"taue {registry.domain.name} control",
+        version="1",
+        openapi_url=None,
+        docs_url=None,
+        redoc_url=None,
     )
     app.add_middleware(RequestGuard, max_body_bytes=max_body_bytes, allowed_hosts=allowed_hosts)
+    app.exception_handler(EpisodeError)(episode_error)
+    app.exception_handler(RequestValidationError)(bad_request)
+    admin = [Depends(admin_check(admin_token))]
+
+    @app.get("/openapi.json", dependencies=admin, include_in_schema=False)
+    async def openapi_document() -> JSONResponse:
+        return JSONResponse(app.openapi())
+
+    app.include_router(health_router(registry))
+    app.include_router(card_router(registry), dependencies=admin)
+    app.include_router(task_router(registry), dependencies=admin)
+    app.include_router(episode_router(registry, public_mcp_url), dependencies=admin)
+    return app
+
+
+def admin_check(admin_token: str | None) -> Callable[..., Awaitable[None]]:
+    """The dependency that refuses a request without `admin_token` (None: lets every request in)."""
 
     async def require_admin(authorization: str = Header(default="")) -> None:
         if admin_token is None:
@@ -122,76 +143,101 @@ def build_control_app(
         ):
             raise HTTPException(401, "admin token required: send 'Authorization: Bearer <admin token>'")
 
-    @app.exception_handler(EpisodeError)
-    async def episode_error(_: Request, exc: EpisodeError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+    return require_admin
 
-    @app.exception_handler(RequestValidationError)
-    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = [problem(e) for e in exc.errors()[:20]]
-        return JSONResponse({"error": "invalid request", "problems": problems}, status_code=422)
 
-    admin = [Depends(require_admin)]
+async def episode_error(_: Request, exc: EpisodeError) -> JSONResponse:
+    return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
-    @app.get("/openapi.json", dependencies=admin, include_in_schema=False)
-    async def openapi_document() -> JSONResponse:
-        return JSONResponse(app.openapi())
 
-    @app.get("/healthz")
+async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+    problems = [problem(e) for e in exc.errors()[:20]]
+    return JSONResponse({"error": "invalid request", "problems": problems}, status_code=422)
+
+
+# ------------------------------------------------------------------------------------ the routers
+
+
+def health_router(registry: EpisodeRegistry) -> APIRouter:
+    """`GET /healthz`, the one route open without the token."""
+    router = APIRouter()
+
+    @router.get("/healthz")
     async def healthz() -> dict[str, object]:
         return {
             "status": "ok",
-            "domain": domain.name,
+            "domain": registry.domain.name,
             "episodes": len(registry),
             "max_episodes": registry.max_episodes,
             "episode_ttl_s": registry.episode_ttl_s,
         }
 
-    @app.get(
+    return router
+
+
+def card_router(registry: EpisodeRegistry) -> APIRouter:
+    """The domain's policy and card."""
+    router = APIRouter()
+    domain = registry.domain
+
+    @router.get(
         "/policy",
-        dependencies=admin,
         response_class=PlainTextResponse,
         responses={200: {"content": {"text/markdown": {"schema": {"type": "string"}}}}},
     )
     async def policy() -> PlainTextResponse:
         return PlainTextResponse(domain.policy, media_type="text/markdown")
 
-    @app.get("/domain", dependencies=admin)
+    @router.get("/domain")
     async def card() -> DomainCard:
         """The policy, the tools with their write and conversation-ending flags, the task count."""
         return domain_card(domain, len(registry.tasks))
 
-    @app.get("/tasks", dependencies=admin)
+    return router
+
+
+def task_router(registry: EpisodeRegistry) -> APIRouter:
+    """The tasks, one task, and a task's expected outcome."""
+    router = APIRouter()
+
+    @router.get("/tasks")
     async def tasks(
         split: Literal["eval", "train"] = Query(
             default="eval", description="eval (the benchmark) or train (the training split)."
         ),
     ) -> TaskList:
-        return TaskList(domain=domain.name, tasks=list(registry.split(split).values()))
+        return TaskList(domain=registry.domain.name, tasks=list(registry.split(split).values()))
 
-    @app.get("/tasks/{task_id}", dependencies=admin)
+    @router.get("/tasks/{task_id}")
     async def task(task_id: str) -> Task:
         return registry.task(task_id)
 
-    @app.get("/tasks/{task_id}/expected", dependencies=admin)
+    @router.get("/tasks/{task_id}/expected")
     async def expected(task_id: str) -> ExpectedOutcome:
         """Where the task's ground truth ends: the scorer compares an episode's end with this."""
         return await registry.expected.get(registry.task(task_id))
 
-    @app.post("/episodes", dependencies=admin, status_code=201)
+    return router
+
+
+def episode_router(registry: EpisodeRegistry, public_mcp_url: str) -> APIRouter:
+    """An episode's life: create, list, reset, finish and delete (its state from `state_router`)."""
+    router = APIRouter()
+
+    @router.post("/episodes", status_code=201)
     async def create_episode(body: CreateEpisode) -> EpisodeCreated:
         episode = await registry.create(body.task_id, body.seed, body.run_id)
         url = f"{public_mcp_url.rstrip('/')}/episodes/{episode.id}/mcp"
         return EpisodeCreated(episode_id=episode.id, mcp_url=url, token=episode.token, task_id=body.task_id)
 
-    @app.get("/episodes", dependencies=admin)
+    @router.get("/episodes")
     async def list_episodes(
         run_id: str | None = Query(default=None, pattern=RUN_ID_PATTERN, description="Only this run's."),
     ) -> EpisodeList:
         """Live episodes, with each one's idle time (listing does not count as using them)."""
         return EpisodeList(episodes=[summary(episode) for episode in registry.listed(run_id)])
 
-    @app.delete("/episodes", dependencies=admin)
+    @router.delete("/episodes")
     async def delete_run_episodes(
         run_id: str = Query(pattern=RUN_ID_PATTERN, description="The run whose episodes to delete."),
     ) -> Deleted:
@@ -201,11 +247,31 @@ def build_control_app(
             release_freed_memory()
         return Deleted(deleted=deleted)
 
-    @app.post("/episodes/{episode_id}/reset", dependencies=admin)
+    @router.post("/episodes/{episode_id}/reset")
     async def reset_episode(episode_id: str) -> ResetDone:
         return ResetDone(episode_id=episode_id, reset_ms=round(await registry.reset(episode_id), 3))
 
-    @app.get("/episodes/{episode_id}/state", dependencies=admin)
+    router.include_router(state_router(registry))
+
+    @router.post("/episodes/{episode_id}/finish")
+    async def finish_episode(episode_id: str) -> EpisodeEnd:
+        """End the episode for good (later tool calls are refused) and answer with what the server
+        observed: final state hash, tool log, the task's expected outcome and the signed observation."""
+        return await registry.finish(episode_id)
+
+    @router.delete("/episodes/{episode_id}", status_code=204)
+    async def delete_episode(episode_id: str) -> Response:
+        registry.delete(episode_id)
+        return Response(status_code=204)
+
+    return router
+
+
+def state_router(registry: EpisodeRegistry) -> APIRouter:
+    """What a live episode holds: its state and hash, its status, its tool log."""
+    router = APIRouter()
+
+    @router.get("/episodes/{episode_id}/state")
     async def state(episode_id: str, include_state: bool = True) -> Response:
         """Canonical state (every table in primary-key order, sorted keys) and the scorer's sha256.
 
@@ -223,14 +289,14 @@ def build_control_app(
         body = f'{{"episode_id":{json.dumps(episode_id)},"sha256":"{digest}"{state_part}}}'
         return Response(body, media_type="application/json")
 
-    @app.get("/episodes/{episode_id}", dependencies=admin)
+    @router.get("/episodes/{episode_id}")
     async def episode_status(episode_id: str) -> EpisodeStatus:
         episode = registry.get(episode_id)
         return EpisodeStatus(
             episode_id=episode_id, task_id=episode.task_id, tool_calls=len(episode.log), ended=episode.ended
         )
 
-    @app.get("/episodes/{episode_id}/tool-log", dependencies=admin)
+    @router.get("/episodes/{episode_id}/tool-log")
     async def tool_log(episode_id: str, since: int = Query(default=0, ge=0)) -> ToolLog:
         """The server-side tool log, from call `since` on (the runner asks for each turn's calls)."""
         episode = registry.get(episode_id)
@@ -243,15 +309,4 @@ def build_control_app(
             dropped=episode.dropped,
         )
 
-    @app.post("/episodes/{episode_id}/finish", dependencies=admin)
-    async def finish_episode(episode_id: str) -> EpisodeEnd:
-        """End the episode for good (later tool calls are refused) and answer with what the server
-        observed: final state hash, tool log, the task's expected outcome and the signed observation."""
-        return await registry.finish(episode_id)
-
-    @app.delete("/episodes/{episode_id}", dependencies=admin, status_code=204)
-    async def delete_episode(episode_id: str) -> Response:
-        registry.delete(episode_id)
-        return Response(status_code=204)
-
-    return app
+    return router

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 import re
 
-from taue.contracts.tasks import Task, matches, twin_mismatches
+from taue.contracts.tasks import Action, Task, matches, twin_mismatches
 from taue.contracts.text import contains, tokens
+from taue.envs.runtime.database import EpisodeDatabase
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.execution import ToolCall, execute_logged
 from taue.envs.runtime.goal_targets import ambiguous_targets
@@ -18,7 +19,9 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _CURRENCY = "$€£"
 
 
-async def replay(domain: Domain, actions: list, db=None) -> tuple[object, list[ToolCall]]:
+async def replay(
+    domain: Domain, actions: list[Action], db: EpisodeDatabase | None = None
+) -> tuple[EpisodeDatabase, list[ToolCall]]:
     """Run `actions` in order on `db` (a fresh episode database when None); returns (db, log)."""
     db = db or domain.new_database()
     log: list[ToolCall] = []

@@ -4,9 +4,11 @@ least one, and the broken rules' `reasons` are the phrases a refusal is accepted
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from taue.contracts.tasks import Action
 from taue.envs.runtime.authoring import Rule
-from taue.envs.telecom.seed_view import CYCLES, METHODS, STATUSES, TODAY, TelecomView
+from taue.envs.telecom.seed_view import CYCLES, METHODS, STATUSES, TODAY, Record, TelecomView
 from taue.envs.telecom.tools import TICKET_CATEGORIES, TICKET_PRIORITIES
 
 # --------------------------------------------------------------------------------------- policy rules
@@ -48,41 +50,65 @@ PAYMENT_AMOUNT = Rule("payment-amount", "A payment is a positive amount no large
 
 def check_policy(view: TelecomView, action: Action) -> list[Rule]:
     """The rules of policy.md that the write `action` breaks, judged on the seed records."""
-    args, name = action.arguments, action.name
+    args = action.arguments
     customer = view.customers.get(args.get("customer_id", ""))
-    if name == "manage_service":
-        service_id = args.get("service_id")
-        held = customer["services"] if customer else []
-        if args.get("action") == "add":
-            if service_id not in view.services or service_id in held:
-                return [KNOWN_SERVICE]
-            broken = []
-            if service_id == "mobile_senior" and not view.senior(customer["customer_id"]):
-                broken.append(SENIOR_ONLY)
-            own = {d["device_id"] for d in customer["devices"]}
-            if not set(args.get("devices_ids") or ()) <= own:
-                broken.append(OWN_DEVICES)
-            return broken
+    check = _CHECKS.get(action.name)
+    return check(view, customer, args) if check is not None else []
+
+
+def _service_rules(view: TelecomView, customer: Record | None, args: Record) -> list[Rule]:
+    service_id = args.get("service_id")
+    held = customer["services"] if customer else []
+    if args.get("action") != "add":
         return [] if args.get("action") == "remove" and service_id in held else [KNOWN_SERVICE]
-    if name == "add_device":
-        return [] if args.get("device_name") in view.devices else [CATALOGUE_DEVICE]
-    if name == "create_support_ticket":
-        ok = args.get("category") in TICKET_CATEGORIES and args.get("priority") in TICKET_PRIORITIES
-        urgent = args.get("priority") == "urgent" and args.get("category") != "security"
-        if urgent and not (customer and view.business(customer["customer_id"])):
-            return [URGENT_TICKET]
-        return [] if ok else [TICKET_FIELDS]
-    if name == "modify_support_ticket":
-        ok = args.get("status") in STATUSES and args.get("priority") in TICKET_PRIORITIES
-        return [] if ok and args.get("ticket_id") in view.tickets else [TICKET_FIELDS]
-    if name == "manage_billing":
-        return [] if args.get("billing_cycle") in CYCLES else [BILLING_CYCLE]
-    if name == "record_payment":
-        broken = [] if args.get("method") in METHODS else [PAYMENT_METHOD]
-        if args.get("date") != TODAY:
-            broken.append(PAYMENT_DATE)
-        balance = view.billing[customer["customer_id"]]["current_balance"] if customer else 0
-        if not 0 < float(args.get("amount", 0)) <= balance:
-            broken.append(PAYMENT_AMOUNT)
-        return broken
-    return []
+    if service_id not in view.services or service_id in held:
+        return [KNOWN_SERVICE]
+    broken = []
+    if service_id == "mobile_senior" and not view.senior(customer["customer_id"]):
+        broken.append(SENIOR_ONLY)
+    own = {d["device_id"] for d in customer["devices"]}
+    if not set(args.get("devices_ids") or ()) <= own:
+        broken.append(OWN_DEVICES)
+    return broken
+
+
+def _device_rules(view: TelecomView, customer: Record | None, args: Record) -> list[Rule]:
+    return [] if args.get("device_name") in view.devices else [CATALOGUE_DEVICE]
+
+
+def _new_ticket_rules(view: TelecomView, customer: Record | None, args: Record) -> list[Rule]:
+    ok = args.get("category") in TICKET_CATEGORIES and args.get("priority") in TICKET_PRIORITIES
+    urgent = args.get("priority") == "urgent" and args.get("category") != "security"
+    if urgent and not (customer and view.business(customer["customer_id"])):
+        return [URGENT_TICKET]
+    return [] if ok else [TICKET_FIELDS]
+
+
+def _ticket_change_rules(view: TelecomView, customer: Record | None, args: Record) -> list[Rule]:
+    ok = args.get("status") in STATUSES and args.get("priority") in TICKET_PRIORITIES
+    return [] if ok and args.get("ticket_id") in view.tickets else [TICKET_FIELDS]
+
+
+def _billing_rules(view: TelecomView, customer: Record | None, args: Record) -> list[Rule]:
+    return [] if args.get("billing_cycle") in CYCLES else [BILLING_CYCLE]
+
+
+def _payment_rules(view: TelecomView, customer: Record | None, args: Record) -> list[Rule]:
+    broken = [] if args.get("method") in METHODS else [PAYMENT_METHOD]
+    if args.get("date") != TODAY:
+        broken.append(PAYMENT_DATE)
+    balance = view.billing[customer["customer_id"]]["current_balance"] if customer else 0
+    if not 0 < float(args.get("amount", 0)) <= balance:
+        broken.append(PAYMENT_AMOUNT)
+    return broken
+
+
+# The check of each write, by tool name; a write not listed breaks no rule.
+_CHECKS: dict[str, Callable[[TelecomView, Record | None, Record], list[Rule]]] = {
+    "manage_service": _service_rules,
+    "add_device": _device_rules,
+    "create_support_ticket": _new_ticket_rules,
+    "modify_support_ticket": _ticket_change_rules,
+    "manage_billing": _billing_rules,
+    "record_payment": _payment_rules,
+}

@@ -199,8 +199,27 @@ async def list_medication_suppliers(
     return "\n".join(lines)
 
 
-def _interaction_table(db: Store) -> dict[str, dict[str, dict[str, Any]]]:
-    return {row.medication: row.interactions for row in db.scan(DrugInteraction)}
+class _InteractionTable:
+    """The documented drug interactions, looked up by either medication of a pair and in any case."""
+
+    def __init__(self, db: Store) -> None:
+        self.table: dict[str, dict[str, dict[str, Any]]] = {
+            row.medication: row.interactions for row in db.scan(DrugInteraction)
+        }
+        self.spelling: dict[str, str] = {}
+        for outer, inner in self.table.items():
+            for name in (outer, *inner):
+                self.spelling.setdefault(name.lower(), name)
+
+    def canon(self, name: str) -> str:
+        return self.spelling.get(name.lower(), name)
+
+    def pair(self, a: str, b: str) -> dict[str, Any] | None:
+        for first, second in ((self.canon(a), self.canon(b)), (self.canon(b), self.canon(a))):
+            for other, details in self.table.get(first, {}).items():
+                if other.lower() == second.lower():
+                    return details
+        return None
 
 
 @reader
@@ -215,33 +234,30 @@ async def check_drug_interactions(
     """Check documented interactions between a medication and the patient's other medications (and
     among those). Reports each interaction's severity, risk score, overlap window and action, which
     medications to hold today, and whether emergency escalation is needed."""
-    table = _interaction_table(db)
-    spelling: dict[str, str] = {}
-    for outer, inner in table.items():
-        for name in (outer, *inner):
-            spelling.setdefault(name.lower(), name)
-
-    def canon(name: str) -> str:
-        return spelling.get(name.lower(), name)
-
-    def pair(a: str, b: str) -> dict[str, Any] | None:
-        for first, second in ((canon(a), canon(b)), (canon(b), canon(a))):
-            for other, details in table.get(first, {}).items():
-                if other.lower() == second.lower():
-                    return details
-        return None
-
+    table = _InteractionTable(db)
     checks = [(primary_medication, m) for m in current_medications]
     checks += [(a, b) for i, a in enumerate(current_medications) for b in current_medications[i + 1 :]]
+    found = [
+        (f"{table.canon(a)} + {table.canon(b)}", details)
+        for a, b in checks
+        if (details := table.pair(a, b)) is not None
+    ]
+    if not found:
+        return (
+            f"No documented high-risk interactions found for {primary_medication} with the listed "
+            "medications. Continue routine monitoring."
+        )
+    return _interaction_report(found)
+
+
+def _interaction_report(found: list[tuple[str, dict[str, Any]]]) -> str:
+    """The analysis of the interactions found, each given as its pair's label and its details."""
     lines, hold, emergency, peak = [], set(), False, 0
     highest: tuple[int, str] = (0, "")
-    for a, b in checks:
-        details = pair(a, b)
-        if details is None:
-            continue
+    for label, details in found:
         severity, hours = details.get("severity", "unknown"), details.get("time_overlap_hours", 0)
         lines.append(
-            f"{canon(a)} + {canon(b)}: severity={severity}, risk_score={details.get('risk_score')}, "
+            f"{label}: severity={severity}, risk_score={details.get('risk_score')}, "
             f"overlap_hours={hours}. {details.get('action', 'Monitor.')}"
         )
         hold.update(details.get("skip", []))
@@ -249,12 +265,7 @@ async def check_drug_interactions(
         peak = max(peak, hours)
         rank = SEVERITY_RANK.get(severity, 0)
         if rank > highest[0]:
-            highest = (rank, f"{canon(a)} + {canon(b)} ({severity})")
-    if not lines:
-        return (
-            f"No documented high-risk interactions found for {primary_medication} with the listed "
-            "medications. Continue routine monitoring."
-        )
+            highest = (rank, f"{label} ({severity})")
     report = [
         "Drug interaction analysis:",
         *lines,

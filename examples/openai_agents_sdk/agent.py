@@ -63,6 +63,37 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+async def _run_turn(
+    episode: Episode,
+    user_message: str,
+    chat_model: OpenAIChatCompletionsModel,
+    settings: ModelSettings,
+    max_steps: int,
+) -> str:
+    # Connected per turn: the SDK's MCP session must open and close in the same task.
+    async with AsyncExitStack() as stack:
+        servers = []
+        for spec in episode.start.mcp_servers:
+            server = MCPServerStreamableHttp(
+                {"url": spec.url, "headers": spec.headers, "timeout": MCP_TIMEOUT_S},
+                name=spec.name,
+                cache_tools_list=True,
+                client_session_timeout_seconds=MCP_TIMEOUT_S,
+            )
+            servers.append(await stack.enter_async_context(server))
+        agent = Agent(
+            name=f"{episode.start.domain} customer service",
+            instructions=episode.start.policy,
+            model=chat_model,
+            model_settings=settings,
+            mcp_servers=servers,
+        )
+        inputs = [*episode.history, {"role": "user", "content": user_message}]
+        result = await Runner.run(agent, inputs, max_turns=max_steps)
+    episode.history = result.to_input_list()
+    return str(result.final_output)
+
+
 def build_app(
     model: str, base_url: str, api_key: str | None = None, max_steps: int = 30, seed: int | None = 0
 ) -> FastAPI:
@@ -96,34 +127,10 @@ def build_app(
             return _error(404, f"unknown episode {episode_id}")
         async with episode.lock:
             try:
-                message = await _run_turn(episode, body.user_message)
+                message = await _run_turn(episode, body.user_message, chat_model, settings, max_steps)
             except AgentsException as exc:
                 return _error(500, f"{type(exc).__name__}: {exc}")
         return {"message": message}
-
-    async def _run_turn(episode: Episode, user_message: str) -> str:
-        # Connected per turn: the SDK's MCP session must open and close in the same task.
-        async with AsyncExitStack() as stack:
-            servers = []
-            for spec in episode.start.mcp_servers:
-                server = MCPServerStreamableHttp(
-                    {"url": spec.url, "headers": spec.headers, "timeout": MCP_TIMEOUT_S},
-                    name=spec.name,
-                    cache_tools_list=True,
-                    client_session_timeout_seconds=MCP_TIMEOUT_S,
-                )
-                servers.append(await stack.enter_async_context(server))
-            agent = Agent(
-                name=f"{episode.start.domain} customer service",
-                instructions=episode.start.policy,
-                model=chat_model,
-                model_settings=settings,
-                mcp_servers=servers,
-            )
-            inputs = [*episode.history, {"role": "user", "content": user_message}]
-            result = await Runner.run(agent, inputs, max_turns=max_steps)
-        episode.history = result.to_input_list()
-        return str(result.final_output)
 
     @app.delete("/v1/episodes/{episode_id}", status_code=204, response_model=None)
     async def end_episode(episode_id: str) -> Response:

@@ -280,7 +280,7 @@ def final_output(messages: list[ChatMessage], model: str, message_id: str) -> Mo
 
 
 def _event_metadata(event: Event) -> dict[str, Any]:
-    fields = {"turn": event.turn, "timestamp": event.timestamp}
+    fields: dict[str, Any] = {"turn": event.turn, "timestamp": event.timestamp}
     if event.kind == "tool_call":
         fields |= {"writes": event.writes, "duration_ms": event.duration_ms}
     return {name: value for name, value in fields.items() if value is not None}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from typing import Any
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -13,7 +14,11 @@ from taue.report.failures import CATEGORIES
 from taue.report.run_data import RunData
 
 HEAT_SCALE = [(0.0, "#b2182b"), (0.5, "#f7f7f7"), (1.0, "#2166ac")]
-LAYOUT = {"template": "plotly_white", "margin": {"l": 60, "r": 20, "t": 50, "b": 50}, "font": {"size": 12}}
+LAYOUT: dict[str, Any] = {
+    "template": "plotly_white",
+    "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
+    "font": {"size": 12},
+}
 
 
 def success_matrix(
@@ -52,7 +57,11 @@ def heatmap(run: RunData, by: str) -> go.Figure:
             colorbar={"title": "pass^1"},
         )
     )
-    size = {"height": 150 + 26 * len(rows), "width": 330 + 90 * len(domains), "autosize": False}
+    size: dict[str, Any] = {
+        "height": 150 + 26 * len(rows),
+        "width": 330 + 90 * len(domains),
+        "autosize": False,
+    }
     figure.update_layout(**LAYOUT, title=f"{run.name}: {by} × domain (pass^1)", **size)
     figure.update_xaxes(type="category", categoryorder="array", categoryarray=domains)
     figure.update_yaxes(type="category", categoryorder="array", categoryarray=rows, autorange="reversed")
@@ -88,7 +97,8 @@ def pass_k_curves(runs: list[RunData]) -> go.Figure:
 def emotion_axes(runs: list[RunData]) -> go.Figure:
     """Avg@k by politeness, urgency and trust, a bar per run."""
     axes = ("politeness", "urgency", "trust")
-    figure = make_subplots(rows=1, cols=3, subplot_titles=axes, shared_yaxes=True)
+    # plotly takes any sequence of titles; its stubs say list
+    figure = make_subplots(rows=1, cols=3, subplot_titles=axes, shared_yaxes=True)  # type: ignore[arg-type]
     for index, run in enumerate(runs):
         for column, axis in enumerate(axes, start=1):
             groups = run.metrics.breakdown(axis)

@@ -14,6 +14,7 @@ import zipfile
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -57,11 +58,11 @@ def _digest(texts: Sequence[str]) -> str:
     return hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
 
 
-def _save(path: Path, **arrays: np.ndarray) -> None:
+def _save(path: Path, **arrays: np.ndarray | np.floating[Any]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-        np.savez(tmp, **arrays)
+        np.savez(tmp, **arrays)  # type: ignore[arg-type]  # mypy matches **arrays to allow_pickle: bool
         tmp.replace(path)
     except OSError:
         pass  # a read-only home only costs the next run the same computation

@@ -23,8 +23,8 @@ SHIPPED_PATH = Path(__file__).resolve().parent / "heads-onnx.json"
 FORMAT = 1
 
 
-def _floats(values: np.ndarray) -> Any:
-    """float32 values as the shortest decimals that read back as the same float32."""
+def _floats(values: Any) -> Any:
+    """float32 values (array or numpy scalar) as the shortest decimals that read back as the same float32."""
     if values.ndim == 0:
         return float(np.format_float_scientific(values, unique=True))
     return [_floats(row) for row in values]

@@ -52,7 +52,7 @@ def condition_id(emotion: str, politeness: str, urgency: str, trust: str) -> str
 
 
 CONDITIONS: tuple[Condition, ...] = tuple(
-    Condition(family=FAMILY_OF[e], emotion=e, politeness=p, urgency=u, trust=t)  # type: ignore[arg-type]
+    Condition(family=FAMILY_OF[e], emotion=e, politeness=p, urgency=u, trust=t)
     for e, p, u, t in product(EMOTIONS, POLITENESS, URGENCY, TRUST)
 )
 BY_ID: dict[str, Condition] = {c.id: c for c in CONDITIONS}

@@ -4,7 +4,7 @@ with its agent turn and, for records made since events were recorded, its wall-c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from taue.contracts.episode import Event, LoggedCall, Message
 
@@ -29,8 +29,9 @@ def timeline(
     placed: set[int] = set()
     for message in messages:
         if message.kind == "agent":
-            events.extend(by_turn.get(message.turn, []))
-            placed.add(message.turn)
+            turn = cast(int, message.turn)  # message events always carry their turn (_message_events)
+            events.extend(by_turn.get(turn, []))
+            placed.add(turn)
         events.append(message)
     events.extend(call for turn in sorted(set(by_turn) - placed) for call in by_turn[turn])
     events.extend(call for call in calls if call.turn is None)

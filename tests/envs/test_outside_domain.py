@@ -149,7 +149,11 @@ def project_state() -> str:
 
 def taue(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "taue", *args], env=env, cwd=env["HOME_DIR"], capture_output=True, text=True,
+        [sys.executable, "-m", "taue", *args],
+        env=env,
+        cwd=env["HOME_DIR"],
+        capture_output=True,
+        text=True,
         timeout=240,
     )
 
@@ -175,16 +179,33 @@ async def test_an_outside_package_adds_a_domain_that_is_served_run_and_scored(tm
     assert _rewards(tmp_path / "a") == [1, 1, 1, 1]
 
     server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "taue", "serve", "env", "library", "--mcp-port", "0", "--control-port", "0",
-        env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        sys.executable,
+        "-m",
+        "taue",
+        "serve",
+        "env",
+        "library",
+        "--mcp-port",
+        "0",
+        "--control-port",
+        "0",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
     )
     try:
         line = (await asyncio.wait_for(server.stdout.readline(), 60)).decode()
         assert "control http://" in line, line
         control = line.split("control ")[1].split()[0]
         remote = await asyncio.to_thread(
-            taue, env, "run", "--domains=library", "--agent=oracle", "--trials=1",
-            f"--env=library={control}", f"--out={tmp_path / 'b'}",
+            taue,
+            env,
+            "run",
+            "--domains=library",
+            "--agent=oracle",
+            "--trials=1",
+            f"--env=library={control}",
+            f"--out={tmp_path / 'b'}",
         )
         assert remote.returncode == 0, remote.stderr
         assert _rewards(tmp_path / "b") == [1, 1]

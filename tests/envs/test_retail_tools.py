@@ -271,8 +271,6 @@ async def test_a_failing_refund_rolls_back_the_whole_cancellation(db):
     )
 
 
-
-
 # --------------------------------------------------------------------------------------- addresses
 
 NEW_ADDRESS = {
@@ -315,8 +313,6 @@ async def test_modify_user_address_leaves_orders_alone(db):
     for order_id in user["orders"]:
         assert after["orders"][order_id]["address"] == ORDERS[order_id]["address"]
     await fails(db, "modify_user_address", "user not found", user_id="ghost_0001", **NEW_ADDRESS)
-
-
 
 
 async def test_successful_writes_are_logged_as_writes(db):

@@ -397,5 +397,3 @@ async def test_cancel_errors_write_nothing(db):
         f"Cannot cancel appointment {completed} - appointment has already been completed.",
         appointment_id=completed,
     )
-
-

@@ -202,4 +202,3 @@ async def test_note_is_appended_and_notes_created_when_absent(db):
         db, "update_medical_record_note", "medical record REC999 not found", record_id="REC999", note="x"
     )
     await fails(db, "update_medical_record_note", "medical record  not found", record_id="", note="x")
-

@@ -340,5 +340,3 @@ async def test_calculate_think_and_transfer(db):
     assert await ok(db, "think", thought="check the schedule first") == ""
     handoff = await ok(db, "transfer_to_human_support", reason="cannot join the video room")
     assert "Reason: cannot join the video room" in handoff
-
-

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -115,6 +116,15 @@ class Start(BaseModel):
     policy: str
 
 
+BROKEN_TURN_REPLIES: dict[str, Callable[[], Any]] = {
+    "not_json": lambda: PlainTextResponse("<html>hello</html>"),
+    "wrong_schema": lambda: {"reply": "hello"},
+    "empty_message": lambda: {"message": ""},
+    "server_error": lambda: JSONResponse({"error": "model crashed"}, status_code=500),
+}
+"""The turn reply of each way `turn_breaking_agent` breaks (but "slow")."""
+
+
 def turn_breaking_agent(mode: str) -> FastAPI:
     """Right everywhere except in its turn replies."""
     app = FastAPI()
@@ -133,14 +143,9 @@ def turn_breaking_agent(mode: str) -> FastAPI:
     async def turn(episode_id: str, body: Turn) -> Any:
         if episode_id not in episodes:
             return JSONResponse({"error": "unknown episode"}, status_code=404)
-        if mode == "not_json":
-            return PlainTextResponse("<html>hello</html>")
-        if mode == "wrong_schema":
-            return {"reply": "hello"}
-        if mode == "empty_message":
-            return {"message": ""}
-        if mode == "server_error":
-            return JSONResponse({"error": "model crashed"}, status_code=500)
+        broken = BROKEN_TURN_REPLIES.get(mode)
+        if broken is not None:
+            return broken()
         await asyncio.sleep(1.5)  # slow
         return {"message": "hello"}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,21 @@ def schema_validator(stem: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads((SCHEMAS / f"{stem}.json").read_text()))
 
 
+FAILING_TURN_REPLIES: dict[str, Callable[[], Any]] = {
+    "malformed": lambda: {"text": "Hello"},
+    "not_json": lambda: PlainTextResponse("Hello"),
+    "http_500": lambda: JSONResponse({"error": "boom"}, status_code=500),
+}
+"""The turn reply of each `protocol_agent` mode that answers a turn wrongly."""
+
+
+async def call_a_tool(seen: list[tuple[str, Any]]) -> None:
+    """One call to the episode's MCP server, with the address and headers the start request gave."""
+    server = next(s for kind, s in seen if kind == "start")["mcp_servers"][0]
+    async with episode_session(server["url"], server["headers"]) as client:
+        await client.call_tool("list_all_airports", {})
+
+
 def protocol_agent(mode: str, seen: list[tuple[str, Any]]) -> FastAPI:
     """A black-box agent written against the protocol doc; `mode` picks how its turns behave."""
     app = FastAPI()
@@ -65,18 +81,13 @@ def protocol_agent(mode: str, seen: list[tuple[str, Any]]) -> FastAPI:
     async def turn(episode_id: str, request: Request) -> Any:
         body = await request.json()
         seen.append(("turn", {"episode_id": episode_id, **body}))
-        if mode == "malformed":
-            return {"text": "Hello"}
-        if mode == "not_json":
-            return PlainTextResponse("Hello")
-        if mode == "http_500":
-            return JSONResponse({"error": "boom"}, status_code=500)
+        failing = FAILING_TURN_REPLIES.get(mode)
+        if failing is not None:
+            return failing()
         if mode == "slow":
             await asyncio.sleep(1.5)
         if body["turn_index"] == 0:
-            server = next(s for kind, s in seen if kind == "start")["mcp_servers"][0]
-            async with episode_session(server["url"], server["headers"]) as client:
-                await client.call_tool("list_all_airports", {})
+            await call_a_tool(seen)
         return {
             "message": "Could you tell me a bit more?",
             "usage": {"prompt_tokens": 5, "completion_tokens": 2},

@@ -6,7 +6,6 @@ remote services, resume) works the same for rollouts that collect training data.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -31,10 +30,19 @@ from taue.cli.options import (
 )
 from taue.cli.settings import SettingsCommand, SettingsFile
 from taue.cli.tables import print_failures, print_summary
+from taue.runner.worker_count import (
+    WAITING_WORKER_CONCURRENCY,
+    WORKER_CONCURRENCY,
+    auto_workers,
+    episodes_in_flight,
+    episodes_wait,
+    usable_cores,
+)
 
 if TYPE_CHECKING:
     from taue.contracts.run import LoadedRun, RunConfig
     from taue.runner.embedded import Services
+    from taue.runner.runner import RunReport
     from taue.runner.storage import RunLocation
 
 
@@ -224,29 +232,13 @@ def make_run_command(
         ] = False,
         config: SettingsFile = None,
     ) -> None:
-        import asyncio
-
         from taue.contracts.emotions import BY_ID, CONDITIONS
         from taue.contracts.run import RunConfig
-        from taue.runner.agents import AgentOptions, validate_agent_spec
         from taue.runner.embedded import Services
-        from taue.runner.interaction import interaction_stats
-        from taue.runner.lifecycle import Interrupted
-        from taue.runner.runner import StorageLost, before_exit
-        from taue.scorer.metrics import summarize
 
         env_urls = parse_env_urls(env or [])
         names = parse_domains(",".join(task_set) if task_set else domains, frozenset(env_urls))
-        try:
-            validate_agent_spec(agent, AgentOptions(model=model, base_url=base_url))
-        except ValueError as exc:
-            raise fail(str(exc)) from None
-        if user == "llm" and not (user_model and user_base_url):
-            raise fail(
-                "--user llm needs --user-model NAME and --user-base-url URL (an OpenAI-compatible endpoint)"
-            )
-        if split not in ("eval", "train"):
-            raise fail(f"--split must be eval or train, not {split!r}")
+        check_run_options(agent, model, base_url, user, user_model, user_base_url, split)
         default_out = Path("runs") / re.sub(
             r"[^A-Za-z0-9_.-]+", "_", f"{out_prefix}{agent}-{user}-seed{seed}"
         )
@@ -278,75 +270,28 @@ def make_run_command(
             raise fail(f"unknown condition {condition!r}; ids look like {CONDITIONS[0].id!r}")
         services = Services(env=env_urls, simulator=simulator, scorer=scorer)
         config.shard = parse_shard(shard)
-        tasks_at_most = limit * len(names) if limit else len(task_id) if task_id else None
-        in_flight = concurrency if tasks_at_most is None else min(concurrency, tasks_at_most * trials)
+        in_flight = episodes_in_flight(concurrency, trials, len(names), limit, task_id)
         worker_count = resolve_workers(workers, in_flight, episodes_wait(config.agent, config.user))
         if repair:
             repair_results(run_dir)
-        try:
-            settings = RunSettings(concurrency, worker_count, quiet, allow_endpoint_change)
-            report = asyncio.run(_run(config, run_dir, services, settings))
-            before_exit()
-        except ValueError as exc:
-            raise fail(str(exc)) from None
-        except StorageLost as exc:
-            raise fail(str(exc), 1) from None
-        except Interrupted as exc:
-            console.print(
-                f"{exc}: episodes in flight cancelled and deleted, finished ones kept in "
-                f"{run_dir.shown('results.jsonl')}; rerun the same command to run the rest"
-            )
-            raise typer.Exit(exc.exit_code) from None
-        retried = f", {report.retries} retried (errors.jsonl)" if report.retries else ""
-        console.print(
-            f"{report.completed} episodes run, {report.skipped} already done, {report.failed} failed "
-            f"(infrastructure; rerun to retry){retried} -> {run_dir.shown('results.jsonl')}"
-        )
-        print_summary(summarize(r.outcome() for r in report.records), interaction_stats(report.records))
-        if report.failed:
-            raise typer.Exit(1)
+        settings = RunSettings(concurrency, worker_count, quiet, allow_endpoint_change)
+        report = run_to_end(config, run_dir, services, settings)
+        print_run_report(report, run_dir)
 
     run.__doc__ = doc
     return run
 
 
-WORKER_CONCURRENCY = 32
-"""Episodes in flight each worker gets under `--workers auto`: a worker costs its start-up (seconds of
-CPU) and its own servers, which fewer episodes in flight do not pay back (docs/performance.md)."""
-WAITING_WORKER_CONCURRENCY = 64
-"""The same for episodes that wait on a model or a remote agent: each takes little CPU, so a second
-worker pays back only from about 128 in flight (at 64 it matched one process's rate at 1.7x the CPU
-per episode; docs/performance.md)."""
-
-
-def episodes_wait(agent: str, user: str) -> bool:
-    """Whether the run's episodes spend their time waiting: on a model (the model agent, the LLM
-    user) or on a remote agent."""
-    return agent == "model" or user == "llm" or "://" in agent
-
-
 def resolve_workers(value: str, concurrency: int, waiting: bool = False) -> int:
     """`--workers`: N, or auto: one per usable core, each with WORKER_CONCURRENCY episodes in flight,
     WAITING_WORKER_CONCURRENCY when the episodes wait (`episodes_wait`); `concurrency` is the
-    episodes that can be in flight, fewer than --concurrency in a small run."""
+    episodes that can be in flight, fewer than --concurrency in a small run (taue/runner/worker_count.py
+    has the policy)."""
     if value == "auto":
-        per_worker = WAITING_WORKER_CONCURRENCY if waiting else WORKER_CONCURRENCY
-        return max(1, min(usable_cores(), concurrency // per_worker))
+        return auto_workers(concurrency, waiting, usable_cores())
     if not value.isdigit() or not 1 <= int(value) <= 64:
         raise fail(f"--workers must be a number from 1 to 64 or auto, not {value!r}")
     return int(value)
-
-
-def usable_cores() -> int:
-    """The cores this process may run on, fewer when a cgroup CPU quota (a container's) says so."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    try:
-        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
-        if quota != "max":
-            cores = min(cores, max(1, -(-int(quota) // int(period))))
-    except (OSError, ValueError):
-        pass
-    return cores
 
 
 class RunSettings(NamedTuple):
@@ -356,6 +301,70 @@ class RunSettings(NamedTuple):
     workers: int
     quiet: bool
     allow_endpoint_change: bool
+
+
+def check_run_options(
+    agent: str,
+    model: str | None,
+    base_url: str | None,
+    user: str,
+    user_model: str | None,
+    user_base_url: str | None,
+    split: str,
+) -> None:
+    """The run options checked before anything is made: the agent spec, the llm user's model, the split."""
+    from taue.runner.agents import AgentOptions, validate_agent_spec
+
+    try:
+        validate_agent_spec(agent, AgentOptions(model=model, base_url=base_url))
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if user == "llm" and not (user_model and user_base_url):
+        raise fail(
+            "--user llm needs --user-model NAME and --user-base-url URL (an OpenAI-compatible endpoint)"
+        )
+    if split not in ("eval", "train"):
+        raise fail(f"--split must be eval or train, not {split!r}")
+
+
+def run_to_end(
+    config: RunConfig, run_dir: RunLocation, services: Services, settings: RunSettings
+) -> RunReport:
+    """Run the episodes; a bad setting, a lost store or a signal ends the command with its message."""
+    import asyncio
+
+    from taue.runner.lifecycle import Interrupted
+    from taue.runner.runner import StorageLost, before_exit
+
+    try:
+        report = asyncio.run(_run(config, run_dir, services, settings))
+        before_exit()
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    except StorageLost as exc:
+        raise fail(str(exc), 1) from None
+    except Interrupted as exc:
+        console.print(
+            f"{exc}: episodes in flight cancelled and deleted, finished ones kept in "
+            f"{run_dir.shown('results.jsonl')}; rerun the same command to run the rest"
+        )
+        raise typer.Exit(exc.exit_code) from None
+    return report
+
+
+def print_run_report(report: RunReport, run_dir: RunLocation) -> None:
+    """What the run did and its summary; exit 1 when episodes failed."""
+    from taue.runner.interaction import interaction_stats
+    from taue.scorer.metrics import summarize
+
+    retried = f", {report.retries} retried (errors.jsonl)" if report.retries else ""
+    console.print(
+        f"{report.completed} episodes run, {report.skipped} already done, {report.failed} failed "
+        f"(infrastructure; rerun to retry){retried} -> {run_dir.shown('results.jsonl')}"
+    )
+    print_summary(summarize(r.outcome() for r in report.records), interaction_stats(report.records))
+    if report.failed:
+        raise typer.Exit(1)
 
 
 async def _run(config: RunConfig, run_dir: RunLocation, services: Services, settings: RunSettings):
