@@ -11,6 +11,7 @@ from mcp import Client
 
 from taue.contracts.tasks import Action, Goal, Task
 from taue.runner.agents.base import AgentError, EpisodeContext
+from taue.runner.agents.wordings import refused_records
 from taue.runner.mcp_session import episode_session
 
 
@@ -23,9 +24,7 @@ def refusal_message(goal: Goal) -> str:
     The customer's own request is not quoted back: its first-person clauses ("please use my card")
     would read as the agent's questions, and a customer would answer them instead of ending."""
     reasons = "; ".join(goal.refusal_reason)
-    records = [str(v) for t in goal.targets for k, v in t.arguments.items() if k == "id" or k.endswith("_id")]
-    about = f" for {', '.join(dict.fromkeys(records))}" if records else ""
-    refused = f"I'm sorry, I cannot make the change you asked for{about}"
+    refused = f"I'm sorry, I cannot make the change you asked for{refused_records(goal)}"
     return f"{refused}: our policy does not allow it ({reasons})."
 
 

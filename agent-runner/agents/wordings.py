@@ -160,7 +160,7 @@ class Wording:
 
     def refuse(self, goal: Goal) -> str:
         return (
-            f"I'm sorry, but I can't do that ({goal.request.replace('?', '.')}) because our policy "
+            f"I'm sorry, but I can't make that change{refused_records(goal)} because our policy "
             f"doesn't allow it: {'; '.join(goal.refusal_reason)}."
         )
 
@@ -271,8 +271,8 @@ class Empathetic(Wording):
 
     def refuse(self, goal: Goal) -> str:
         return (
-            "I'm truly sorry, I know this isn't what you hoped to hear. I'm not able to do that "
-            f"({goal.request.replace('?', '.')}), as our policy says: {'; '.join(goal.refusal_reason)}."
+            "I'm truly sorry, I know this isn't what you hoped to hear. I'm not able to make that "
+            f"change{refused_records(goal)}, as our policy says: {'; '.join(goal.refusal_reason)}."
         )
 
 
@@ -299,6 +299,13 @@ class Numbered(Wording):
 WORDING_CLASSES: dict[str, type[Wording]] = {
     cls.name: cls for cls in (Natural, Stepwise, Markdown, Verbatim, Everyday, Terse, Empathetic, Numbered)
 }
+
+
+def refused_records(goal: Goal) -> str:
+    """The records a refused change is about (" for ZXQLNZ"), so a refusal names what it declines
+    without quoting the customer's request back (its first-person clauses read as questions)."""
+    records = [str(v) for t in goal.targets for k, v in t.arguments.items() if k == "id" or k.endswith("_id")]
+    return f" for {', '.join(dict.fromkeys(records))}" if records else ""
 
 
 def refusals(task: Task, wording: Wording) -> str:
