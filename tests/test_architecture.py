@@ -8,19 +8,14 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+from taue.layout import mounts
 from tests.paths import ROOT
 
+ROOT_PARTS = ("taue.contracts", "taue.deploy", "taue.cli")
+"""The parts inside the namespace root's own folder; every other part is a mount (taue/layout.py)."""
 FOLDERS = {
-    "taue.contracts": "taue/contracts",
-    "taue.proto": "proto",
-    "taue.simulator": "simulator",
-    "taue.envs": "envs",
-    "taue.scorer": "scorer",
-    "taue.runner": "agent-runner",
-    "taue.tracer": "tracer",
-    "taue.report": "report",
-    "taue.deploy": "taue/deploy",
-    "taue.cli": "taue/cli",
+    **{name: f"{mounts()['taue']}/{name.removeprefix('taue.')}" for name in ROOT_PARTS},
+    **{name: folder for name, folder in mounts().items() if name != "taue"},
 }
 ALLOWED = {
     "taue.contracts": set(),

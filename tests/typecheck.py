@@ -2,9 +2,10 @@
 
 The package's parts live in top-level folders that setup.py mounts under `taue` (`agent-runner/` is
 `taue.runner`), and the editable install finds them with an import hook that static tools cannot
-read. So this module mirrors setup.py's `MOUNTS` as a tree of symbolic links, `build/typecheck/taue/`,
-which pyproject.toml's `[tool.mypy] mypy_path` points at; the links point at the folders themselves,
-so the tree never goes stale (only a new mount needs a rebuild, which every run does).
+read. So this module mirrors the mapping (`taue.layout.mounts()`) as a tree of symbolic links,
+`build/typecheck/taue/`, which pyproject.toml's `[tool.mypy] mypy_path` points at; the links point at
+the folders themselves, so the tree never goes stale (only a new mount needs a rebuild, which every
+run does).
 
     .venv/bin/python -m tests.typecheck                       # every part of `taue`
     .venv/bin/python -m tests.typecheck taue.tracer taue.scorer   # some of them
@@ -12,27 +13,17 @@ so the tree never goes stale (only a new mount needs a rebuild, which every run 
 
 from __future__ import annotations
 
-import ast
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from taue.layout import mounts
 from tests.paths import ROOT
 
 TREE = ROOT / "build" / "typecheck"
 """The link tree (`mypy_path` in pyproject.toml)."""
-
-
-def mounts() -> dict[str, str]:
-    """setup.py's `MOUNTS`: package -> folder, read without running setup()."""
-    module = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
-    for node in module.body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["MOUNTS"]:
-            value: dict[str, str] = ast.literal_eval(node.value)
-            return value
-    raise LookupError("setup.py defines no MOUNTS")
 
 
 def links() -> dict[str, Path]:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from taue import layout
 from taue.cli import app
 from taue.contracts.integrity import SigningKey, admin_token_from_env
 from tests.deploy.helpers import DOMAINS, GRPC_SERVICES, IMAGE, assert_cli_accepts, flag, validate
@@ -260,13 +261,74 @@ def test_dockerfile_is_multi_stage_and_non_root() -> None:
     assert {".git", ".venv", "runs", "tests"} <= set(ignored)
 
 
-PACKAGE_ROOTS = ("envs", "simulator", "scorer", "agent-runner", "proto/taue")
+def dockerfile_build_stage() -> list[str]:
+    """The Dockerfile's first stage (where the project is installed), one instruction a line."""
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    stages = [i for i, line in enumerate(lines) if line.upper().startswith("FROM ")]
+    return lines[stages[0] : stages[1]]
+
+
+def ignore_regex(pattern: str) -> re.Pattern[str]:
+    """A .dockerignore pattern as a regular expression over `/`-separated paths of the context."""
+    tokens = {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
+    parts = re.split(r"(\*\*/?|\*|\?)", pattern.strip("/"))
+    return re.compile("".join(tokens.get(part, re.escape(part)) for part in parts))
+
+
+def left_out_of_context(path: str, ignore: list[str]) -> bool:
+    """Whether .dockerignore's lines leave `path` out: a pattern matches it or a folder above it, the
+    last matching line wins, and `!` lets a path back in (Docker's rules)."""
+    parts = path.split("/")
+    prefixes = ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    left_out = False
+    for line in ignore:
+        regex = ignore_regex(line.removeprefix("!"))
+        if any(regex.fullmatch(prefix) for prefix in prefixes):
+            left_out = not line.startswith("!")
+    return left_out
+
+
+def test_dockerignore_matching_follows_docker() -> None:
+    assert left_out_of_context("report/html/page.py", ["report"])
+    assert left_out_of_context("envs/airline/__pycache__/tools.pyc", ["**/__pycache__"])
+    assert left_out_of_context("x.egg-info/PKG-INFO", ["*.egg-info"])
+    assert not left_out_of_context("tracer/tests.py", ["tests"])
+    assert not left_out_of_context("proto/README.md", ["proto/*.md", "!proto/README.md"])
+
+
+def test_the_image_build_copies_every_mounted_folder() -> None:
+    """The build stage copies each folder of taue/layout.py into /src, and .dockerignore keeps none of
+    its modules out of the build context (the image installs /src)."""
+    build = dockerfile_build_stage()
+    assert "WORKDIR /src" in build and any(line.startswith("RUN ") and " /src" in line for line in build)
+    copies = [line.split()[1:] for line in build if line.startswith("COPY ") and "--from=" not in line]
+    sources = {
+        source.rstrip("/") or "."
+        for *sources, target in copies
+        if target in (".", "/src", "/src/")
+        for source in sources
+    }
+    lines = (ROOT / ".dockerignore").read_text().splitlines()
+    ignore = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    for folder in layout.mounts().values():
+        assert "." in sources or folder in sources, f"the build stage copies no {folder}/ into /src"
+        modules = [path.relative_to(ROOT).as_posix() for path in (ROOT / folder).rglob("*.py")]
+        left_out = [module for module in modules if left_out_of_context(module, ignore)]
+        assert not left_out, f".dockerignore leaves mounted modules out of the image: {left_out[:5]}"
+
+
+PACKAGE_ROOTS = tuple(layout.mounts().values())
+"""Every mounted folder (taue/layout.py): what the image's regular install must ship."""
+NOT_INSTALLED = {"proto/generate.sh"}
+"""Files inside a package folder that are tools of the repository, not part of the package."""
 
 
 def test_regular_install_ships_every_package_and_data_file() -> None:
     """The image installs the project non-editable: every package must be discovered (setup.py) and
     every data file declared (pyproject.toml)."""
     setuptools = {**tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"], **setup_py()}
+    assert setuptools["package_dir"] == layout.mounts(), "setup.py mounts exactly taue/layout.py's folders"
     where = {folder: name for name, folder in setuptools["package_dir"].items()}
     patterns = [p for patterns in setuptools.get("package-data", {}).values() for p in patterns]
     packages: dict[str, Path] = {}
@@ -288,6 +350,8 @@ def test_regular_install_ships_every_package_and_data_file() -> None:
             if home is None:
                 continue  # not inside a package: not installed, nor meant to be
             relative = file.relative_to(home).as_posix()
+            if file.relative_to(ROOT).as_posix() in NOT_INSTALLED:
+                continue
             if not any(fnmatch(relative, p) and relative.count("/") == p.count("/") for p in patterns):
                 undeclared.append(file.relative_to(ROOT).as_posix())
     assert not undeclared, f"data files missing from [tool.setuptools.package-data]: {undeclared}"
