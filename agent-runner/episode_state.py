@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from taue.contracts.episode import Message
+from taue.contracts.episode import Message, UserTermination
 
 
 class EpisodeState(BaseModel):
@@ -18,5 +18,5 @@ class EpisodeState(BaseModel):
     mcp_url: str
     token: str
     transcript: list[Message] = Field(default_factory=list)
-    termination: str | None = None
+    termination: UserTermination | None = None
     calls_seen: int = Field(default=0, description="Tool-log entries already passed to the user.")

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from taue.contracts.run import RunConfig
 
 WORKER_CONCURRENCY = 32
 """Episodes in flight each worker gets under `--workers auto`: a worker costs its start-up (seconds of
@@ -47,3 +51,13 @@ def usable_cores() -> int:
     except (OSError, ValueError):
         pass
     return cores
+
+
+def run_workers(requested: int | None, concurrency: int, config: RunConfig) -> int:
+    """The worker processes of a run: `requested` (`--workers N`), or under `--workers auto` (None)
+    `auto_workers` over the episodes the run can have in flight at `concurrency`, on the usable cores."""
+    if requested is not None:
+        return requested
+    domains, limit, task_ids = len(config.domains), config.limit, config.task_ids
+    in_flight = episodes_in_flight(concurrency, config.trials, domains, limit, task_ids)
+    return auto_workers(in_flight, episodes_wait(config.agent, config.user), usable_cores())

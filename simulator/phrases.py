@@ -53,7 +53,12 @@ NEED_REQUEST = re.compile(
     r"(?:your|the|you to|to know)\b"
 )
 """'I still need your user ID', 'I need you to confirm the order ID': a request, whatever adverb it holds."""
-WISH_PHRASES = ("confirm if you", "confirm that you", "confirm whether you", "if you would like to")
+WISH_PHRASES: tuple[str, ...] = (
+    "confirm if you",
+    "confirm that you",
+    "confirm whether you",
+    "if you would like to",
+)
 WISH_PHRASES += (
     "would you like to",
     "once you confirm",
@@ -338,7 +343,7 @@ INFO_PHRASES = (
     " policy",
 )
 """Statement phrases that tell the user something (beside values: digits, amounts, ids)."""
-PLANS = (
+PLANS: tuple[str, ...] = (
     " i can (?!see|tell|confirm)",
     " i will ",
     " i'll ",

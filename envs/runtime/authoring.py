@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from taue.contracts.tasks import Action
+from taue.contracts.tasks import Action, GoalKind
 
 
 def write(name: str, **arguments: Any) -> Action:
@@ -50,7 +50,7 @@ class Grounded:
     """The write that does it; for a policy challenge, the write the customer asks for (refused)."""
     entities: frozenset[str] = frozenset()
     """The ids this intent touches: intents of one task touch disjoint entities."""
-    kind: Literal["action", "information"] = "action"
+    kind: GoalKind = "action"
     known: Mapping[str, str] = field(default_factory=dict)
     """Facts the customer can state when asked."""
     discoverable: Mapping[str, str] = field(default_factory=dict)

@@ -7,7 +7,7 @@ import json
 import pkgutil
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 from rich.console import Console
@@ -16,6 +16,7 @@ from rich.text import Text
 from taue.cli import commands
 from taue.cli.options import KEY_FILE_HELP
 from taue.cli.options import fail as _fail
+from taue.cli.options import parse_choice as _parse_choice
 from taue.cli.options import parse_domains as _parse_domains
 from taue.cli.options import parse_location as _parse_location
 from taue.cli.options import signing_key as _signing_key
@@ -26,6 +27,8 @@ from taue.cli.settings import SettingsCommand, SettingsFile
 
 if TYPE_CHECKING:
     from taue.contracts.integrity import SigningKey
+    from taue.contracts.run import Split
+    from taue.contracts.tasks import Task
 
 # Everything below the CLI is imported inside the commands that need it, so `taue --help` and every
 # command start without loading servers, models or gRPC.
@@ -53,15 +56,15 @@ def tasks_list(
     whether it is a policy challenge (part of the request must be refused)."""
     from rich.table import Table
 
+    from taue.contracts.run import SPLITS
     from taue.envs.runtime.discovery import domain_names
 
-    if split not in ("eval", "train"):
-        raise _fail(f"--split must be eval or train, not {split!r}")
+    chosen_split = _parse_choice("--split", split, SPLITS)
     domain = task_set or domain
     names = _parse_domains(domain) if domain else list(domain_names())
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in names:
-        for task in _load_tasks(name, split):
+        for task in _load_tasks(name, chosen_split):
             rows.append(
                 {
                     "id": task.id,
@@ -85,7 +88,7 @@ def tasks_list(
     _stdout_console().print(table)
 
 
-def _load_tasks(name: str, split: str = "eval"):
+def _load_tasks(name: str, split: Split = "eval") -> list[Task]:
     from taue.contracts.tasks import TaskFileError
     from taue.envs.runtime.discovery import get_domain
 

@@ -26,6 +26,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sqlmodel import SQLModel
+
     from taue.envs.runtime.domain import Domain
 
 SEED_FACTS_PATH = Path(__file__).resolve().with_name("seed_facts.json")
@@ -81,9 +83,18 @@ def seed_modules(domain: Domain) -> list[ModuleType]:
     return [found[name] for name in sorted(found)]
 
 
+def _table_name(table: type[SQLModel]) -> str:
+    """The table's name: sqlmodel types `__tablename__` as a str or a `declared_attr` function, but a
+    domain's tables set it to a str."""
+    name = table.__tablename__
+    if not isinstance(name, str):
+        raise TypeError(f"{table.__name__}.__tablename__ is not a str")
+    return name
+
+
 def seed_fingerprint(domain: Domain) -> str:
     digest = hashlib.sha256(f"{domain.seed}\n".encode())
-    digest.update(" ".join(sorted(table.__tablename__ for table in domain.tables)).encode())
+    digest.update(" ".join(sorted(_table_name(table) for table in domain.tables)).encode())
     for module in seed_modules(domain):
         digest.update(f"\n{module.__name__}\n".encode())
         digest.update(inspect.getsource(module).encode())

@@ -1,4 +1,5 @@
-"""Parsing shared by the commands: one-line errors (exit 2) for domains, shards and service URLs."""
+"""Parsing shared by the commands: one-line errors (exit 2) for domains, shards, workers, choices and
+service URLs."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import errno
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from taue.runner.storage import RunLocation
 
 console = Console(stderr=True, soft_wrap=True)
+Choice = TypeVar("Choice", bound=str)
 UNCUT_WIDTH = 100_000
 """Columns given to help and tables when stdout is not a terminal: wide enough that nothing is cut."""
 
@@ -113,6 +115,24 @@ def parse_domains(value: str, remote: frozenset[str] = frozenset()) -> list[str]
             "or a task set imported with `taue import tau-bench`"
         )
     return names
+
+
+def parse_choice(flag: str, value: str, choices: tuple[Choice, ...]) -> Choice:
+    """`value` as one of `choices` (a Literal's values: `SPLITS`), else `--flag must be a or b`."""
+    for choice in choices:
+        if value == choice:
+            return choice
+    named = f"{', '.join(choices[:-1])} or {choices[-1]}" if len(choices) > 1 else choices[0]
+    raise fail(f"{flag} must be {named}, not {value!r}")
+
+
+def parse_workers(value: str) -> int | None:
+    """`--workers`: N (1-64), or None for auto (the runner's policy, `taue.runner.worker_count`)."""
+    if value == "auto":
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 64:
+        raise fail(f"--workers must be a number from 1 to 64 or auto, not {value!r}")
+    return int(value)
 
 
 def parse_shard(value: str | None) -> tuple[int, int] | None:

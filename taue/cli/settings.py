@@ -80,7 +80,7 @@ class SettingsCommand(typer.core.TyperCommand):
         if not any(param.name == "config" for param in self.params):
             raise TypeError(f"settings command {self.name!r} must declare `config: SettingsFile = None`")
         for param in self.params:
-            if getattr(param, "param_type_name", "") == "option":
+            if isinstance(param, typer.core.TyperOption):
                 param.envvar = env_variable(param)
                 param.show_envvar = True
 

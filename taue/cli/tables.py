@@ -1,5 +1,5 @@
-"""The tables `taue run` and `taue summary` print: the metrics (their columns name k), the failure
-categories and how the agent talked."""
+"""The tables `taue run` and `taue summary` print: the metrics (their columns name k) and how the agent
+talked (`taue summary`'s failure categories: `taue.report.failure_tables`)."""
 
 from __future__ import annotations
 
@@ -9,27 +9,6 @@ from taue.cli.options import stdout_console
 
 if TYPE_CHECKING:
     from taue.contracts.run import GroupMetrics, RunMetrics
-
-
-def print_failures(stats: dict) -> None:
-    """Why the failed episodes failed: one category each (docs/reports.md); then the LLM judge's
-    labels, as shares of the failures it judged, when it was asked."""
-    from rich.table import Table
-
-    if not stats["failed"]:
-        return
-    table = Table(title=f"failure categories ({stats['failed']} failed episodes)")
-    for column in ("category", "episodes", "share"):
-        table.add_column(column, justify="left" if column == "category" else "right")
-    for name, count in stats["counts"].items():
-        table.add_row(name, str(count), f"{stats['shares'][name]:.1%}")
-    judge = stats.get("llm_judge")
-    if judge is not None:
-        table.caption = f"judge: {judge['model']}, {judge['judged']} judged, {judge['errors']} judge errors"
-        table.rows[-1].end_section = True
-        for label, count in judge["counts"].items():
-            table.add_row(f"judge: {label}", str(count), f"{judge['shares'][label]:.1%}")
-    stdout_console().print(table)
 
 
 def print_summary(metrics: RunMetrics, interaction: dict | None = None) -> None:

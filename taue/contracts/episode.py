@@ -4,7 +4,7 @@ ended, the user's view of each turn and the reward breakdown (docs/architecture.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
@@ -22,7 +22,7 @@ Termination = Literal[
     "infra_error",
 ]
 """How an episode ended (docs/running.md)."""
-TERMINATIONS: tuple[str, ...] = Termination.__args__  # type: ignore[attr-defined]
+TERMINATIONS: tuple[Termination, ...] = get_args(Termination)
 
 
 def utc_now() -> str:

@@ -12,18 +12,27 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from taue.contracts.domain import ExpectedOutcome
-from taue.contracts.episode import Event, LoggedCall, Message, RewardBreakdown
+from taue.contracts.episode import Event, LoggedCall, Message, RewardBreakdown, Termination
 from taue.contracts.integrity import Integrity
 from taue.contracts.timeline import timeline
 
 RESULTS = "results.jsonl"
 ERRORS = "errors.jsonl"
 CONFIG = "run.json"
+
+Split = Literal["eval", "train"]
+"""The split a run plays: eval (a domain's or task set's evaluation tasks and twins) or train (the
+training split, for rollouts that make training data). Not the published split a task set was
+imported from (τ-bench's train, dev or test: `task_set.json`'s `split`), which a run plays as eval."""
+SPLITS: tuple[Split, ...] = get_args(Split)
+TaskSelection = Literal["all", "emotional", "neutral"]
+"""Which tasks of the split a run plays: all, the emotional ones (no neutral twins) or the twins."""
+TASK_SELECTIONS: tuple[TaskSelection, ...] = get_args(TaskSelection)
 
 
 class Endpoint(BaseModel):
@@ -70,9 +79,9 @@ class RunConfig(BaseModel):
     max_tool_calls_per_turn: int = 30
     trials: int = 3
     seed: int = 0
-    split: str = "eval"
+    split: Split = "eval"
     """eval (the benchmark's tasks) or train (the training split, for rollouts that make training data)."""
-    tasks: str = "all"
+    tasks: TaskSelection = "all"
     """Which tasks: all, emotional (no neutral twins) or neutral (twins only)."""
     limit: int | None = None
     """Only the first N selected tasks of each domain (by id)."""
@@ -116,7 +125,7 @@ class EpisodeOutcome(BaseModel):
     urgency: str | None = None
     trust: str | None = None
     reward: int
-    termination: str
+    termination: Termination
 
     @property
     def emotional(self) -> bool:
@@ -151,7 +160,7 @@ class EpisodeRecord(BaseModel):
     events: list[Event] = Field(default_factory=list)
     """The episode in order: messages and tool calls with turn and clock (empty in records made
     before events were recorded; `timeline()` rebuilds them without the clock)."""
-    termination: str
+    termination: Termination
     reward: int
     breakdown: RewardBreakdown
     user_state: dict[str, Any] = Field(default_factory=dict)
@@ -216,7 +225,7 @@ class LoadedRun:
     """The entries of errors.jsonl: `retry` lines and the episodes given up on."""
 
     @property
-    def split(self) -> str:
+    def split(self) -> Split:
         """The run's split (eval for a run without run.json)."""
         return self.config.split if self.config is not None else "eval"
 

@@ -15,6 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from taue.contracts.emotions import FAMILY_OF, Politeness, Trust, Urgency, condition_id
 
+GoalKind = Literal["action", "information"]
+"""An `action` goal is a change the service must make; an `information` goal, something to be told."""
+
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -48,7 +51,7 @@ class Goal(Strict):
     """
 
     id: str
-    kind: Literal["action", "information"] = "action"
+    kind: GoalKind = "action"
     request: str = Field(description="How the user asks for it, first person.")
     evidence: list[str] = Field(
         default_factory=list,

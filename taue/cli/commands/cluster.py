@@ -104,11 +104,15 @@ def run_command(
 
 def config_style() -> Literal["file", "flags"]:
     """`file` once `taue run` takes `--config`, else `flags` (the values still come from the ConfigMap)."""
+    import typer.core
     import typer.main
 
     from taue import cli
 
-    run = typer.main.get_command(cli.app).commands["run"]  # type: ignore[attr-defined]
+    group = typer.main.get_command(cli.app)
+    if not isinstance(group, typer.core.TyperGroup):  # an app of several commands is always a group
+        raise TypeError("the taue app is not a command group")
+    run = group.commands["run"]
     return "file" if any("--config" in param.opts for param in run.params) else "flags"
 
 

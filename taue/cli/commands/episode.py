@@ -17,6 +17,7 @@ import typer
 from taue.cli.settings import SettingsCommand, SettingsFile
 
 if TYPE_CHECKING:
+    from taue.contracts.episode import RewardBreakdown, Termination
     from taue.runner.episode_state import EpisodeState
 
 episode_app = typer.Typer(help="Run one episode by hand on a running stack (bring your own agent).")
@@ -242,7 +243,7 @@ def score(
     typer.echo(breakdown.model_dump_json(indent=2))
 
 
-async def _score(state: EpisodeState, termination: str):
+async def _score(state: EpisodeState, termination: Termination) -> RewardBreakdown:
     from taue.runner.control import ControlClient, InfraError, control_session
     from taue.runner.episode import score_episode
     from taue.scorer.client import ScorerCallError, ScorerClient

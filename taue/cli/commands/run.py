@@ -6,10 +6,9 @@ remote services, resume) works the same for rollouts that collect training data.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NamedTuple
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,26 +21,18 @@ from taue.cli.options import (
     WORKERS_PANEL,
     console,
     fail,
-    parse_domains,
-    parse_env_urls,
     parse_location,
-    parse_price_table,
-    parse_shard,
+    stdout_console,
 )
+from taue.cli.run_options import PlannedRun, RunOptions, plan_run
 from taue.cli.settings import SettingsCommand, SettingsFile
-from taue.cli.tables import print_failures, print_summary
-from taue.runner.worker_count import (
-    WAITING_WORKER_CONCURRENCY,
-    WORKER_CONCURRENCY,
-    auto_workers,
-    episodes_in_flight,
-    episodes_wait,
-    usable_cores,
-)
+from taue.cli.tables import print_summary
+from taue.runner.worker_count import WAITING_WORKER_CONCURRENCY, WORKER_CONCURRENCY
 
 if TYPE_CHECKING:
-    from taue.contracts.run import LoadedRun, RunConfig
-    from taue.runner.embedded import Services
+    from taue.contracts.run import LoadedRun, Split
+    from taue.report.failure_tables import RunFailures
+    from taue.report.llm_judge import JudgeSettings
     from taue.runner.runner import RunReport
     from taue.runner.storage import RunLocation
 
@@ -58,7 +49,7 @@ def register(app: typer.Typer) -> None:
 
 
 def make_run_command(
-    default_split: str, default_trials: int, out_prefix: str, doc: str
+    default_split: Split, default_trials: int, out_prefix: str, doc: str
 ) -> Callable[..., None]:
     """A run command whose --split, --trials and run-directory name default as given."""
 
@@ -232,104 +223,55 @@ def make_run_command(
         ] = False,
         config: SettingsFile = None,
     ) -> None:
-        from taue.contracts.emotions import BY_ID, CONDITIONS
-        from taue.contracts.run import RunConfig
-        from taue.runner.embedded import Services
-
-        env_urls = parse_env_urls(env or [])
-        names = parse_domains(",".join(task_set) if task_set else domains, frozenset(env_urls))
-        check_run_options(agent, model, base_url, user, user_model, user_base_url, split)
-        default_out = Path("runs") / re.sub(
-            r"[^A-Za-z0-9_.-]+", "_", f"{out_prefix}{agent}-{user}-seed{seed}"
-        )
-        run_dir = parse_location(default_out if out is None else out)  # `--out ''` is refused, not defaulted
-        config = RunConfig(
-            run=name or run_dir.name,
-            domains=names,
+        options = RunOptions(
+            domains=domains,
             agent=agent,
             user=user,
-            user_model=user_model,
-            user_base_url=user_base_url,
+            trials=trials,
+            out=out,
+            seed=seed,
+            concurrency=concurrency,
+            quiet=quiet,
             model=model,
             base_url=base_url,
             max_tool_calls_per_turn=max_tool_calls_per_turn,
-            trials=trials,
-            seed=seed,
+            enable_thinking=enable_thinking,
+            price_table=price_table,
+            user_model=user_model,
+            user_base_url=user_base_url,
             split=split,
             tasks=tasks,
             limit=limit,
-            task_ids=task_id or None,
+            task_id=task_id,
             condition=condition,
+            task_set=task_set,
             max_turns=max_turns,
             max_tool_calls=max_tool_calls,
             turn_timeout=turn_timeout,
-            price_table=parse_price_table(price_table),
-            enable_thinking=enable_thinking,
+            workers=workers,
+            shard=shard,
+            env=env,
+            simulator=simulator,
+            scorer=scorer,
+            name=name,
+            repair=repair,
+            allow_endpoint_change=allow_endpoint_change,
         )
-        if condition is not None and condition not in BY_ID:
-            raise fail(f"unknown condition {condition!r}; ids look like {CONDITIONS[0].id!r}")
-        services = Services(env=env_urls, simulator=simulator, scorer=scorer)
-        config.shard = parse_shard(shard)
-        in_flight = episodes_in_flight(concurrency, trials, len(names), limit, task_id)
-        worker_count = resolve_workers(workers, in_flight, episodes_wait(config.agent, config.user))
-        if repair:
-            repair_results(run_dir)
-        settings = RunSettings(concurrency, worker_count, quiet, allow_endpoint_change)
-        report = run_to_end(config, run_dir, services, settings)
-        print_run_report(report, run_dir)
+        execute(plan_run(options, out_prefix))
 
     run.__doc__ = doc
     return run
 
 
-def resolve_workers(value: str, concurrency: int, waiting: bool = False) -> int:
-    """`--workers`: N, or auto: one per usable core, each with WORKER_CONCURRENCY episodes in flight,
-    WAITING_WORKER_CONCURRENCY when the episodes wait (`episodes_wait`); `concurrency` is the
-    episodes that can be in flight, fewer than --concurrency in a small run (taue/runner/worker_count.py
-    has the policy)."""
-    if value == "auto":
-        return auto_workers(concurrency, waiting, usable_cores())
-    if not value.isdigit() or not 1 <= int(value) <= 64:
-        raise fail(f"--workers must be a number from 1 to 64 or auto, not {value!r}")
-    return int(value)
+def execute(plan: PlannedRun) -> None:
+    """Repair first when asked, run the episodes to the end and print what the run did."""
+    if plan.repair:
+        repair_results(plan.run_dir)
+    report = run_to_end(plan)
+    print_run_report(report, plan.run_dir)
 
 
-class RunSettings(NamedTuple):
-    """How a run is carried out (none of it changes its results)."""
-
-    concurrency: int
-    workers: int
-    quiet: bool
-    allow_endpoint_change: bool
-
-
-def check_run_options(
-    agent: str,
-    model: str | None,
-    base_url: str | None,
-    user: str,
-    user_model: str | None,
-    user_base_url: str | None,
-    split: str,
-) -> None:
-    """The run options checked before anything is made: the agent spec, the llm user's model, the split."""
-    from taue.runner.agents import AgentOptions, validate_agent_spec
-
-    try:
-        validate_agent_spec(agent, AgentOptions(model=model, base_url=base_url))
-    except ValueError as exc:
-        raise fail(str(exc)) from None
-    if user == "llm" and not (user_model and user_base_url):
-        raise fail(
-            "--user llm needs --user-model NAME and --user-base-url URL (an OpenAI-compatible endpoint)"
-        )
-    if split not in ("eval", "train"):
-        raise fail(f"--split must be eval or train, not {split!r}")
-
-
-def run_to_end(
-    config: RunConfig, run_dir: RunLocation, services: Services, settings: RunSettings
-) -> RunReport:
+def run_to_end(plan: PlannedRun) -> RunReport:
     """Run the episodes; a bad setting, a lost store or a signal ends the command with its message."""
     import asyncio
 
@@ -337,7 +279,7 @@ def run_to_end(
     from taue.runner.runner import StorageLost, before_exit
 
     try:
-        report = asyncio.run(_run(config, run_dir, services, settings))
+        report = asyncio.run(_run(plan))
         before_exit()
     except ValueError as exc:
         raise fail(str(exc)) from None
@@ -346,7 +288,7 @@ def run_to_end(
     except Interrupted as exc:
         console.print(
             f"{exc}: episodes in flight cancelled and deleted, finished ones kept in "
-            f"{run_dir.shown('results.jsonl')}; rerun the same command to run the rest"
+            f"{plan.run_dir.shown('results.jsonl')}; rerun the same command to run the rest"
         )
         raise typer.Exit(exc.exit_code) from None
     return report
@@ -367,13 +309,14 @@ def print_run_report(report: RunReport, run_dir: RunLocation) -> None:
         raise typer.Exit(1)
 
 
-async def _run(config: RunConfig, run_dir: RunLocation, services: Services, settings: RunSettings):
+async def _run(plan: PlannedRun) -> RunReport:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from taue.runner.endpoints import endpoint_problems
     from taue.runner.lifecycle import until_signalled
     from taue.runner.runner import execute_run
 
+    config, settings = plan.config, plan.settings
     admin_token = _admin_token()
     problems = await endpoint_problems(config)  # before anything is written
     if problems:
@@ -394,8 +337,8 @@ async def _run(config: RunConfig, run_dir: RunLocation, services: Services, sett
         # SIGTERM/SIGINT: in-flight episodes are cancelled and deleted, then `Interrupted` (exit 143/130).
         running = execute_run(
             config,
-            run_dir,
-            services,
+            plan.run_dir,
+            plan.services,
             settings.concurrency,
             update,
             admin_token,
@@ -448,63 +391,64 @@ def summary(
     """Metrics of a finished or partial run: Avg@k, pass^k, average reward, UNSATISFIED rate, and how
     the agent talked (`interaction`: tool calls against questions to the user)."""
     from taue.contracts.run import RunSummary
+    from taue.report.failure_tables import failures_table
     from taue.runner.interaction import interaction_stats
     from taue.runner.results import ResultsFile, load_run
     from taue.runner.storage import StorageError
     from taue.scorer.metrics import summarize
 
-    if (judge_model is None) != (judge_base_url is None):
-        raise fail("--judge-model and --judge-base-url go together")
-    if judge_base_url is not None and not judge_base_url.startswith(("http://", "https://")):
-        raise fail(f"--judge-base-url must start with http:// or https://, got {judge_base_url!r}")
+    judge = judge_settings(judge_model, judge_base_url, judge_cache)
     location = parse_location(run_dir)
-    judge = (judge_model, judge_base_url, judge_cache) if judge_model and judge_base_url else None
     try:
         results = ResultsFile(location)
         if not results.exists():
             raise fail(f"{results.shown} does not exist")
         run = load_run(location)
-        failures = run_failure_categories(run, judge)
+        failures = failure_categories(run, judge)
     except (StorageError, ValueError) as exc:  # ValueError: a bad line, a damaged run.json
         raise fail(str(exc)) from None
     metrics = summarize(record.outcome() for record in run.records)
     interaction = interaction_stats(run.records)
-    extra = {"interaction": interaction, "failure_categories": failures, "retries": run.retries}
+    extra = {"interaction": interaction, "failure_categories": failures.categories, "retries": run.retries}
     result = RunSummary.model_validate({**metrics.model_dump(), **extra})
     if as_json:
         typer.echo(result.to_json())
-    else:
-        print_summary(metrics, interaction)
-        print_failures(failures)
-        if run.retries:
-            console.print(f"retries: {run.retries} episodes rerun after infrastructure errors (errors.jsonl)")
+        return
+    print_summary(metrics, interaction)
+    if (table := failures_table(failures.categories)) is not None:
+        stdout_console().print(table)
+    if run.retries:
+        console.print(f"retries: {run.retries} episodes rerun after infrastructure errors (errors.jsonl)")
 
 
-def run_failure_categories(run: LoadedRun, judge: tuple[str, str, Path | None] | None = None) -> dict:
-    """The failure categories of a run: its records, plus its infrastructure errors not rerun since;
-    with `judge` (model, base URL, cache file or None), the LLM judge's labels too (exit 1 when its
-    endpoint fails)."""
-    from taue.report.failures import attribute_records, failure_categories
-    from taue.report.run_data import open_infra_errors
+def judge_settings(model: str | None, base_url: str | None, cache: Path | None) -> JudgeSettings | None:
+    """The LLM judge of `taue summary` (--judge-model and --judge-base-url, together), or None."""
+    if (model is None) != (base_url is None):
+        raise fail("--judge-model and --judge-base-url go together")
+    if base_url is not None and not base_url.startswith(("http://", "https://")):
+        raise fail(f"--judge-base-url must start with http:// or https://, got {base_url!r}")
+    if not (model and base_url):
+        return None
+    from taue.report.llm_judge import JudgeSettings
 
-    records = run.records
-    open_errors = open_infra_errors(run, records)
-    failures = attribute_records(records, run.split)
-    if judge is None:
-        return failure_categories(failures, infra_errors=len(open_errors))
-    from taue.report.llm_judge import JudgeSettings, JudgeUnavailable, judge_failures
+    return JudgeSettings.from_env(model, base_url, cache)
 
-    settings = JudgeSettings.from_env(*judge)
+
+def failure_categories(run: LoadedRun, judge: JudgeSettings | None) -> RunFailures:
+    """`taue.report.failure_tables.run_failure_categories`, its judge's problems as one-line errors
+    (exit 1 when the judge's endpoint fails) and its use of the judge printed."""
+    from taue.report.failure_tables import JudgeCacheError, run_failure_categories
+    from taue.report.llm_judge import JudgeUnavailable
+
     try:
-        result = judge_failures(records, failures, settings, run.split)
+        failures = run_failure_categories(run, judge)
     except JudgeUnavailable as exc:
         raise fail(str(exc), 1) from None
-    except OSError as exc:
-        raise fail(f"cannot use the judge cache {settings.cache_file}: {exc.strerror or exc}") from None
-    reused = len(result.failures) - result.asked
-    console.print(f"llm judge {settings.model}: {result.asked} asked, {reused} from {settings.cache_file}")
-    stats = failure_categories(result.failures, infra_errors=len(open_errors))
-    return {**stats, "llm_judge": result.block()}
+    except JudgeCacheError as exc:
+        raise fail(str(exc)) from None
+    if failures.judge is not None:
+        console.print(failures.judge.line())
+    return failures
 
 
 def _admin_token() -> str | None:

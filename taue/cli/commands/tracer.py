@@ -169,11 +169,11 @@ def _build_one(chosen, console, quiet: bool, builder, eval_count: int, train_cou
     """Run one domain's build under a progress bar per stage."""
     import asyncio
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn(f"[bold]{chosen.name}" + " {task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, TimeElapsedColumn(), console=console, disable=quiet) as progress:
-        bars: dict[str, object] = {}
+        bars: dict[str, TaskID] = {}
 
         def update(stage: str, done: int, total: int) -> None:
             if stage not in bars:
@@ -185,7 +185,7 @@ def _build_one(chosen, console, quiet: bool, builder, eval_count: int, train_cou
 
 
 def _refiner(model: str | None, base_url: str | None, seed: int):
-    if model is None:
+    if model is None or base_url is None:  # given together (checked with the options)
         return None
     import os
 
@@ -238,13 +238,13 @@ def stats(
     from taue.tracer.stats import cross_domain_conditions, domain_stats
 
     chosen = _domains(domain)
-    body = {"domains": [domain_stats(d) for d in chosen], "across_domains": cross_domain_conditions(chosen)}
+    entries = [domain_stats(d) for d in chosen]
+    across = cross_domain_conditions(chosen)
     if as_json:
-        typer.echo(json.dumps(body, indent=2))
+        typer.echo(json.dumps({"domains": entries, "across_domains": across}, indent=2))
         return
-    for entry in body["domains"]:
+    for entry in entries:
         _print_stats(entry)
-    across = body["across_domains"]
     typer.echo(
         f"across {len(chosen)} domains: {across['distinct']} distinct conditions in {across['tasks']} "
         f"evaluation tasks ({across['distinct_share']:.0%})"
