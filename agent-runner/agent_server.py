@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Self
@@ -19,7 +19,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
-from taue.envs.runtime.server import bind_socket
 from taue.runner.agent_protocol import (
     EPISODES_PATH,
     HEALTH_PATH,
@@ -32,6 +31,15 @@ from taue.runner.agent_protocol import (
 from taue.runner.agents.base import Agent, AgentError, EpisodeContext, McpServerInfo
 
 AgentFactory = Callable[[], Agent]
+
+
+class _SignalsLeftAlone(uvicorn.Server):
+    """A uvicorn server that leaves SIGINT/SIGTERM to the process: uvicorn's own handlers would stop
+    the agent under in-flight episodes and raise the signal again."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
 
 
 @dataclass
@@ -139,6 +147,8 @@ class AppServer:
     """Runs an ASGI app under uvicorn inside the current event loop, on `host:port` (0: a free port)."""
 
     def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> None:
+        from taue.envs.runtime.server import bind_socket  # the socket helper only, no domain code
+
         self.app = app
         self._socket = bind_socket(host, port)
         self.host = host
@@ -154,9 +164,7 @@ class AppServer:
         config = uvicorn.Config(
             self.app, log_level="warning", access_log=False, lifespan="on", timeout_keep_alive=75
         )  # keep-alive above every client's idle expiry: a client never reuses a closing connection
-        self._server = uvicorn.Server(config)
-        # attr-defined: uvicorn 0.55 has no such method (it uses capture_signals): a plain attribute
-        self._server.install_signal_handlers = lambda: None  # type: ignore[attr-defined]
+        self._server = _SignalsLeftAlone(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]))
         while not self._server.started:
             if self._task.done():

@@ -21,7 +21,6 @@ from pydantic import BaseModel, Field
 
 from taue.contracts.run import EpisodeRecord
 from taue.contracts.tasks import Task
-from taue.envs.runtime.discovery import get_domain
 from taue.runner.results import RESULTS, ResultsFile
 from taue.runner.storage import RunLocation
 
@@ -177,6 +176,8 @@ def audit_record(record: EpisodeRecord, task: Task) -> tuple[int, list[Flag]]:
 
 
 def _task(record: EpisodeRecord) -> Task | None:
+    from taue.envs.runtime.discovery import get_domain  # the installed domain's tasks, when there is one
+
     try:
         return get_domain(record.domain).task_index.get(record.task_id)
     except (KeyError, ValueError, LookupError):

@@ -22,8 +22,6 @@ import httpx2
 from pydantic import BaseModel, ValidationError
 
 from taue.contracts.tasks import Task
-from taue.envs.runtime.discovery import get_domain
-from taue.envs.runtime.server import DomainServer
 from taue.runner.agent_protocol import (
     DELETE_STATUSES,
     EPISODES_PATH,
@@ -102,6 +100,8 @@ class Answer:
 
 def short_task(task_id: str | None) -> Task:
     """The requested airline task, else the neutral task with the fewest gold actions (a short episode)."""
+    from taue.envs.runtime.discovery import get_domain
+
     domain = get_domain(CHECK_DOMAIN)
     if task_id is not None:
         if task_id not in domain.task_index:
@@ -215,6 +215,9 @@ class Checker:
         return self.record(check, False, problem, level)
 
     async def episode(self, task: Task) -> None:
+        from taue.envs.runtime.discovery import get_domain  # the check serves its domain in-process
+        from taue.envs.runtime.server import DomainServer
+
         admin_token = secrets.token_urlsafe(16)
         server = DomainServer(get_domain(CHECK_DOMAIN), admin_token=admin_token)
         await server.start()
@@ -233,6 +236,8 @@ class Checker:
     async def _converse(
         self, task: Task, episode_id: str, mcp_url: str, token: str, control: ControlClient
     ) -> None:
+        from taue.envs.runtime.discovery import get_domain
+
         self.report.task_id = task.id
         start = StartEpisode(
             episode_id=episode_id,

@@ -1,25 +1,28 @@
 """Databases for `taue db export`: a domain's or task set's seed, the state after a task's ground
-truth replayed over MCP on an embedded server, or a live episode's state from a control port."""
+truth replayed over MCP on an embedded server, or a live episode's state from a control port.
+
+Domain code is imported in the functions that need it (the seed, the in-process replay), so that
+importing this module loads none."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from taue.contracts.integrity import admin_token_from_env
 from taue.contracts.tasks import Task
-from taue.envs.runtime.discovery import get_domain
-from taue.envs.runtime.domain import Domain
-from taue.envs.task_sets.exporter import seed_state
-from taue.envs.task_sets.loader import require_task_set
-from taue.envs.task_sets.storage import TaskSetError
 from taue.runner.control import ControlClient, InfraError, control_session
 from taue.runner.embedded import embedded_domains
 from taue.runner.mcp_session import episode_session
+
+if TYPE_CHECKING:
+    from taue.envs.runtime.domain import Domain
 
 
 async def export_state(
     task_set: str | None, after: str | None, episode: str | None, control_url: str | None, domain: str | None
 ) -> tuple[Domain, dict[str, Any], list[str]]:
+    from taue.envs.task_sets.exporter import seed_state
+
     if episode is not None and control_url is not None:
         target, state = await live_state(control_url, episode, domain)
         return target, state, []
@@ -31,6 +34,9 @@ async def export_state(
 
 
 def _domain(name: str) -> Domain:
+    from taue.envs.runtime.discovery import get_domain
+    from taue.envs.task_sets.loader import require_task_set
+
     try:
         return get_domain(name)
     except KeyError:
@@ -38,6 +44,8 @@ def _domain(name: str) -> Domain:
 
 
 def _task(domain: Domain, task_id: str) -> Task:
+    from taue.envs.task_sets.storage import TaskSetError
+
     task = domain.task_index.get(task_id)
     if task is None:
         raise TaskSetError(
@@ -70,6 +78,8 @@ async def state_after(domain: Domain, task: Task) -> tuple[dict[str, Any], list[
 
 async def live_state(control_url: str, episode_id: str, domain: str | None) -> tuple[Domain, dict[str, Any]]:
     """(the domain of the episode's tables, its canonical state) from a running server's control port."""
+    from taue.envs.task_sets.storage import TaskSetError
+
     async with control_session() as http:
         control = ControlClient(control_url, http, admin_token_from_env())
         try:

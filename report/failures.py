@@ -8,7 +8,6 @@ before what was wrong in the database. docs/reports.md defines each label.
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -175,15 +174,17 @@ def _goals_left(record: EpisodeRecord, task: Task) -> list[str]:
 
 @cache
 def domain_policy(domain: str) -> PolicyCheck | None:
-    """The domain's policy check on its seed view, or None where it has none: the hard rules its
-    Tracer parts declare (`envs/<domain>/tracer.py`, `TRACER.check_policy`), read from the domain's
-    own package, not through the Tracer."""
+    """The domain's policy check on its seed view, or None where it has none: the hard rules of the
+    Tracer parts it registers (`Domain.tracer_spec.check_policy`), read through the domain, not the
+    Tracer."""
     from taue.envs.runtime.discovery import get_domain
 
     try:
         found = get_domain(domain)
-        spec = importlib.import_module(f"taue.envs.{found.base}.tracer").TRACER
-    except (KeyError, ModuleNotFoundError, AttributeError):
+        spec = found.tracer_spec
+    except (KeyError, ImportError, AttributeError, TypeError):  # unknown, or a broken registration
+        return None
+    if spec is None:
         return None
     view = spec.load(found.seed)
 

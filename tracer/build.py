@@ -7,7 +7,6 @@ same seed gives the same files byte for byte, and a rejected candidate changes n
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from collections import Counter
@@ -48,13 +47,11 @@ class BuildError(RuntimeError):
 
 
 def tracer_spec(domain: Domain) -> TracerSpec:
-    try:
-        module = importlib.import_module(f"taue.envs.{domain.base}.tracer")
-    except ModuleNotFoundError:
-        raise BuildError(
-            f"domain {domain.name!r} declares no Tracer parts (envs/{domain.base}/tracer.py)"
-        ) from None
-    return module.TRACER
+    """The Tracer parts the domain registers (`Domain(tracer=...)`; a task set has its base's)."""
+    spec = domain.tracer_spec
+    if spec is None:
+        raise BuildError(f"domain {domain.name!r} declares no Tracer parts (Domain(tracer=...))")
+    return spec
 
 
 @dataclass

@@ -45,7 +45,8 @@ def chat_messages(record: EpisodeRecord, policy: str) -> Chat:
         raise UnorderedRecord(f"{record.task_id} trial {record.trial}: tool calls without a turn")
     by_turn: dict[int, list[Any]] = {}
     for call in record.tool_log:
-        by_turn.setdefault(call.turn, []).append(call)  # type: ignore[arg-type]
+        if call.turn is not None:  # always: checked above
+            by_turn.setdefault(call.turn, []).append(call)
     messages: Chat = [{"role": "system", "content": policy}]
     turn = 0
     for message in record.transcript:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from taue.envs.airline.generate import generate
 from taue.envs.airline.models import Flight, Reservation, User
+from taue.envs.airline.rules import CLOCK
 from taue.envs.airline.tools import (
     book_reservation,
     cancel_reservation,
@@ -44,5 +45,6 @@ DOMAIN = Domain(
         update_reservation_passengers,
     ],
     generate=generate,
-    clock="2024-05-15T15:00:00",
+    clock=CLOCK,
+    tracer=f"{__name__}.tracer:TRACER",
 )

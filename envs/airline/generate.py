@@ -2,7 +2,7 @@
 
 Everything comes from one `random.Random(seed)`. Shapes follow the published tables (same 20
 airports, flight numbers HAT001..HAT300, per-day objects for 2024-05-01..2024-05-30 whose status
-depends on the simulated clock 2024-05-15T15:00:00); names, ids and values are our own.
+depends on the simulated clock, `rules.CLOCK`); names, ids and values are our own.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from typing import Any
 
 from sqlmodel import SQLModel
 
+from taue.envs.airline import rules
 from taue.envs.airline.models import Flight, Reservation, User
 
-CLOCK = datetime(2024, 5, 15, 15, 0)
+CLOCK = datetime.fromisoformat(rules.CLOCK)
 FIRST_DAY = datetime(2024, 5, 1)
 DAYS = 30
 CABINS = ("basic_economy", "economy", "business")
@@ -133,10 +134,10 @@ def _routes(rng: random.Random) -> list[tuple[str, str]]:
     for code in codes:
         while sum(code in pair for pair in pairs) < 3:
             other = rng.choice([c for c in codes if c != code])
-            pairs.add(tuple(sorted((code, other))))  # type: ignore[arg-type]
+            pairs.add((min(code, other), max(code, other)))
     while len(pairs) < 55:
         a, b = rng.sample(codes, 2)
-        pairs.add(tuple(sorted((a, b))))  # type: ignore[arg-type]
+        pairs.add((min(a, b), max(a, b)))
     return [route for a, b in sorted(pairs) for route in ((a, b), (b, a))]
 
 
@@ -256,6 +257,7 @@ def _payment_methods(rng: random.Random, ids: _Ids) -> dict[str, dict[str, Any]]
         sources[0] = rng.choice(("credit_card", "gift_card"))
     for source in sources:
         payment_id = ids.payment(source)
+        method: dict[str, Any]
         if source == "credit_card":
             method = {"source": source, "brand": rng.choice(("visa", "mastercard")),
                       "last_four": f"{rng.randint(0, 9999):04d}", "id": payment_id}  # fmt: skip

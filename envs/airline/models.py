@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.orm import registry
 from sqlmodel import Field
 
-from taue.envs.runtime.database import JSONText, table_base
+from taue.envs.runtime.database import DomainTable, JSONText
 
-AirlineTable = table_base("airline")
 NEW_CERTIFICATE_IDS = ("certificate_3221322", "certificate_3221323", "certificate_3221324")
 """The ids `send_certificate` gives, lowest free one first."""
 
@@ -44,6 +44,13 @@ def readable(value: Any) -> Any:
     return value
 
 
+class AirlineTable(DomainTable, registry=registry()):
+    """Base of the airline tables; a record's nested objects list their keys in reading order."""
+
+    def record_value(self, name: str, value: Any) -> Any:
+        return readable(value)
+
+
 class Flight(AirlineTable, table=True):
     """A scheduled flight and its per-day status, seats and prices (`dates`: "YYYY-MM-DD" -> day)."""
 
@@ -66,20 +73,6 @@ class Flight(AirlineTable, table=True):
             "scheduled_arrival_time_est": self.scheduled_arrival_time_est,
         }
 
-    def to_record(self) -> dict[str, Any]:
-        return {**self.summary(), "dates": readable(self.dates)}
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> Flight:
-        return cls(
-            flight_number=key,
-            origin=record["origin"],
-            destination=record["destination"],
-            scheduled_departure_time_est=record["scheduled_departure_time_est"],
-            scheduled_arrival_time_est=record["scheduled_arrival_time_est"],
-            dates=record["dates"],
-        )
-
 
 class Reservation(AirlineTable, table=True):
     """A booking: its segments, passengers, payments and bags. `status` is None until cancelled."""
@@ -101,36 +94,14 @@ class Reservation(AirlineTable, table=True):
     insurance: str
     status: str | None = None
 
-    def to_record(self) -> dict[str, Any]:
-        record: dict[str, Any] = {
-            "reservation_id": self.reservation_id,
-            "user_id": self.user_id,
-            "origin": self.origin,
-            "destination": self.destination,
-            "flight_type": self.flight_type,
-            "cabin": self.cabin,
-            "flights": readable(self.flights),
-            "passengers": readable(self.passengers),
-            "payment_history": readable(self.payment_history),
-            "created_at": self.created_at,
-            "total_baggages": self.total_baggages,
-            "nonfree_baggages": self.nonfree_baggages,
-            "insurance": self.insurance,
-        }
-        if self.status is not None:
-            record["status"] = self.status
-        return record
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> Reservation:
-        fields = {name: record[name] for name in cls.model_fields if name in record}
-        return cls(**{**fields, "reservation_id": key})
+    record_optional = frozenset({"status"})
 
 
 class User(AirlineTable, table=True):
     """A customer: profile, payment methods (id -> method), saved passengers, reservation ids."""
 
     __tablename__ = "users"
+    record_has_key = False  # the published user record has no `user_id` field
 
     user_id: str = Field(primary_key=True)
     name: dict[str, str] = Field(sa_type=JSONText)
@@ -148,21 +119,3 @@ class User(AirlineTable, table=True):
         state (envs/runtime/comparable.py): (kind, id, content)."""
         methods = record.get("payment_methods") or {}
         return [("certificates", key, methods[key]) for key in NEW_CERTIFICATE_IDS if key in methods]
-
-    def to_record(self) -> dict[str, Any]:
-        """The published user record (it has no `user_id` field)."""
-        return {
-            "name": readable(self.name),
-            "address": readable(self.address),
-            "email": self.email,
-            "dob": self.dob,
-            "payment_methods": readable(self.payment_methods),
-            "saved_passengers": readable(self.saved_passengers),
-            "membership": self.membership,
-            "reservations": list(self.reservations),
-        }
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> User:
-        fields = {name: record[name] for name in cls.model_fields if name in record}
-        return cls(**{**fields, "user_id": key})

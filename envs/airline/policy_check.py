@@ -8,6 +8,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from taue.contracts.tasks import Action
+from taue.envs.airline import rules
 from taue.envs.airline.seed_view import (
     FREE_BAGS,
     AirlineView,
@@ -98,7 +99,7 @@ def _baggage_rules(view: AirlineView, trip: Record, args: Record) -> list[Rule]:
         broken.append(BAGS_NO_REMOVE)
     elif args["nonfree_baggages"] != max(trip["nonfree_baggages"], args["total_baggages"] - free, 0):
         broken.append(BAG_FEES)
-    cost = 50 * max(0, args["nonfree_baggages"] - trip["nonfree_baggages"])
+    cost = rules.bag_cost(trip["nonfree_baggages"], args["nonfree_baggages"])
     return broken + _payment_rules(view, trip, args["payment_id"], cost)
 
 
@@ -128,9 +129,7 @@ def _same_trip(view: AirlineView, trip: Record, flights: list[Record]) -> bool:
 
 def _payment_rules(view: AirlineView, trip: Record, payment_id: str, cost: float) -> list[Rule]:
     method = view.users[trip["user_id"]]["payment_methods"].get(payment_id)
-    if method is None or method["source"] == "certificate":
-        return [UPDATE_PAYMENT]
-    return [UPDATE_PAYMENT] if method["source"] == "gift_card" and method["amount"] < cost else []
+    return [] if rules.update_payment_problem(method, cost) is None else [UPDATE_PAYMENT]
 
 
 def _booking_rules(view: AirlineView, args: Record) -> list[Rule]:

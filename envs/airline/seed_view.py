@@ -11,14 +11,12 @@ from typing import Any
 from taue.contracts.tasks import Action
 from taue.envs.airline.generate import generate
 from taue.envs.airline.models import Flight, Reservation, User
+from taue.envs.airline.rules import RECENT, TODAY
 from taue.envs.airline.tools import AIRPORTS
 from taue.envs.runtime.authoring import Customer, Grounded, Lookups, write
 
 Record = dict[str, Any]
 
-TODAY = "2024-05-15"
-RECENT = "2024-05-14T15:00:00"
-"""Booked at or after this moment: less than 24 hours before the clock."""
 LAST_DAY = "2024-05-30"
 FREE_BAGS = {
     "regular": {"basic_economy": 0, "economy": 1, "business": 2},

@@ -13,13 +13,13 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field
 
+from taue.envs.airline import rules
 from taue.envs.airline.models import NEW_CERTIFICATE_IDS, Flight, Reservation, User, readable
 from taue.envs.runtime.database import Store
 from taue.envs.runtime.domain import ends_conversation, writes
 
 Cabin = Literal["basic_economy", "economy", "business"]
 NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
-BOOKING_TIME = "2024-05-15T15:00:00"
 AIRPORTS = {
     "SFO": "San Francisco", "JFK": "New York", "LAX": "Los Angeles", "ORD": "Chicago",
     "DFW": "Dallas", "DEN": "Denver", "SEA": "Seattle", "ATL": "Atlanta", "MIA": "Miami",
@@ -92,13 +92,9 @@ def _priced(segment: dict[str, Any], flight: Flight, price: int | float) -> dict
 
 
 def _check_update_payment(methods: dict[str, dict[str, Any]], payment_id: str, cost: int | float) -> None:
-    method = methods.get(payment_id)
-    if method is None:
-        raise ToolError("payment method not found")
-    if method["source"] == "certificate":
-        raise ToolError("certificate cannot be used to update reservation")
-    if method["source"] == "gift_card" and method["amount"] < cost:
-        raise ToolError("gift card balance is not enough")
+    problem = rules.update_payment_problem(methods.get(payment_id), cost)
+    if problem is not None:
+        raise ToolError(problem)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,15 +173,15 @@ async def book_reservation(
         segments.append(_priced(segment.model_dump(), flight, day["prices"][cabin]))
         total += day["prices"][cabin] * len(people)
     if insurance == "yes":
-        total += 30 * len(people)
-    total += 50 * nonfree_baggages
+        total += rules.INSURANCE_FEE * len(people)
+    total += rules.BAG_FEE * nonfree_baggages
     payments = [entry.model_dump() for entry in payment_methods]
     _check_booking_payments(user, payments, total)
     _charge_booking(user, payments)
     row = _store_reservation(db, {
         "reservation_id": reservation_id, "user_id": user_id, "origin": origin, "destination": destination,
         "flight_type": flight_type, "cabin": cabin, "flights": segments, "passengers": people,
-        "payment_history": payments, "created_at": BOOKING_TIME, "total_baggages": total_baggages,
+        "payment_history": payments, "created_at": rules.CLOCK, "total_baggages": total_baggages,
         "nonfree_baggages": nonfree_baggages, "insurance": insurance,
     })  # fmt: skip
     user.reservations.append(reservation_id)
@@ -273,7 +269,7 @@ async def update_reservation_baggages(
     """Set the checked-bag counts of a reservation. Each extra non-free bag costs 50, charged to the
     given credit card or gift card. Returns the reservation."""
     reservation = db.require(Reservation, reservation_id, "reservation not found")
-    cost = 50 * max(0, nonfree_baggages - reservation.nonfree_baggages)
+    cost = rules.bag_cost(reservation.nonfree_baggages, nonfree_baggages)
     owner, methods = _methods_of(db, reservation)
     _check_update_payment(methods, payment_id, cost)
     reservation.total_baggages = total_baggages

@@ -148,9 +148,10 @@ def upgrade_cabin(view: AirlineView, customer: Customer, rng: random.Random) -> 
         cabin = rng.choice(UPGRADES[trip["cabin"]])
         count = len(trip["passengers"])
         fares = [view.fare(s["flight_number"], s["date"], cabin, count) for s in trip["flights"]]
-        if None in fares:
+        priced = [fare for fare in fares if fare is not None]
+        if len(priced) < len(fares):
             continue
-        cost = (sum(fares) - sum(s["price"] for s in trip["flights"])) * count
+        cost = (sum(priced) - sum(s["price"] for s in trip["flights"])) * count
         method = view.payer(customer.id, cost, rng)
         if method is None:
             continue

@@ -16,4 +16,5 @@ DOMAIN = Domain(
     tools=TOOLS,
     generate=generate,
     clock=CLOCK,
+    tracer=f"{__name__}.tracer:TRACER",
 )

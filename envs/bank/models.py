@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.orm import registry
 from sqlmodel import Field
 
-from taue.envs.runtime.database import JSONText, table_base
-
-BankTable = table_base("bank")
+from taue.envs.runtime.database import DomainTable, JSONText
 
 
-def _fields(row: Any, names: tuple[str, ...]) -> dict[str, Any]:
-    return {name: getattr(row, name) for name in names}
+class BankTable(DomainTable, registry=registry()):
+    """Base of the bank tables (a record is every column, in declared order, unless a model says)."""
 
 
 class Customer(BankTable, table=True):
@@ -41,10 +40,7 @@ class Customer(BankTable, table=True):
     def profile(self) -> dict[str, Any]:
         """What a read shows: the profile without the identification secrets (date of birth, SSN
         digits). `to_record()` is the whole row (for exports)."""
-        return _fields(
-            self,
-            ("customer_id", "first_name", "last_name", "email", "phone", "address", "tier", "member_since"),
-        )
+        return {k: v for k, v in self.to_record().items() if k not in ("date_of_birth", "ssn_last4")}
 
 
 class Account(BankTable, table=True):
@@ -68,15 +64,6 @@ class Account(BankTable, table=True):
     interest_rate: float = Field(sa_type=JSONText)
     opened_on: str
 
-    def to_record(self) -> dict[str, Any]:
-        return _fields(
-            self,
-            (
-                "account_id", "customer_id", "kind", "nickname", "status", "balance", "daily_transfer_limit",
-                "transferred_today", "withdrawals_this_month", "interest_rate", "opened_on",
-            ),
-        )  # fmt: skip
-
 
 class Transaction(BankTable, table=True):
     """One entry of an account's history, key like `TX0004821`.
@@ -97,13 +84,6 @@ class Transaction(BankTable, table=True):
     status: str
     card_id: str | None = None
     dispute_id: str | None = None
-
-    def to_record(self) -> dict[str, Any]:
-        return _fields(
-            self,
-            ("transaction_id", "account_id", "date", "kind", "description", "amount", "direction", "status",
-             "card_id", "dispute_id"),
-        )  # fmt: skip
 
 
 class Card(BankTable, table=True):
@@ -126,13 +106,6 @@ class Card(BankTable, table=True):
     expires: str
     replaced_by: str | None = None
 
-    def to_record(self) -> dict[str, Any]:
-        return _fields(
-            self,
-            ("card_id", "customer_id", "account_id", "last_four", "tier", "status", "daily_limit", "expires",
-             "replaced_by"),
-        )  # fmt: skip
-
 
 class Payee(BankTable, table=True):
     """Someone outside the bank a customer pays, key like `PAY-40217`. `status`: `active` or
@@ -148,11 +121,6 @@ class Payee(BankTable, table=True):
     category: str
     status: str
 
-    def to_record(self) -> dict[str, Any]:
-        return _fields(
-            self, ("payee_id", "customer_id", "name", "bank_name", "account_last4", "category", "status")
-        )
-
 
 class Loan(BankTable, table=True):
     """An installment loan, key like `LN-503127`. `kind`: `auto`, `personal`, `home_equity` or
@@ -160,6 +128,11 @@ class Loan(BankTable, table=True):
     last moved (None if never)."""
 
     __tablename__ = "loans"
+    record_fields = (
+        "loan_id", "customer_id", "kind", "status", "original_amount", "principal_balance",
+        "accrued_interest", "interest_rate", "monthly_payment", "payment_day", "next_due_date",
+        "past_due_amount", "last_date_change", "opened_on",
+    )  # fmt: skip
 
     loan_id: str = Field(primary_key=True)
     customer_id: str
@@ -176,14 +149,6 @@ class Loan(BankTable, table=True):
     status: str
     opened_on: str
 
-    def to_record(self) -> dict[str, Any]:
-        return _fields(
-            self,
-            ("loan_id", "customer_id", "kind", "status", "original_amount", "principal_balance",
-             "accrued_interest", "interest_rate", "monthly_payment", "payment_day", "next_due_date",
-             "past_due_amount", "last_date_change", "opened_on"),
-        )  # fmt: skip
-
 
 class Dispute(BankTable, table=True):
     """A disputed card purchase, key like `DSP-10042`. `provisional_credit` is what was credited
@@ -199,13 +164,6 @@ class Dispute(BankTable, table=True):
     status: str
     filed_on: str
     provisional_credit: float = Field(sa_type=JSONText)
-
-    def to_record(self) -> dict[str, Any]:
-        return _fields(
-            self,
-            ("dispute_id", "transaction_id", "customer_id", "amount", "reason", "status", "filed_on",
-             "provisional_credit"),
-        )  # fmt: skip
 
 
 TABLES = (Account, Card, Customer, Dispute, Loan, Payee, Transaction)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from taue.envs.runtime.money import cents
+
 Record = dict[str, Any]
 Problem = tuple[str, str]
 
@@ -29,10 +31,6 @@ DISPUTABLE = "card_purchase"
 DATE_CHANGE_EVERY_DAYS = 365
 LATEST_PAYMENT_DAY = 28
 FIXED_DATE_LOANS = ("mortgage",)
-
-
-def cents(value: float) -> float:
-    return round(float(value) + 0.0, 2)
 
 
 def money(value: float) -> str:

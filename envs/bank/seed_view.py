@@ -13,6 +13,7 @@ from taue.envs.bank import models
 from taue.envs.bank.generate import generate
 from taue.envs.bank.rules import TODAY, cents, days_between
 from taue.envs.runtime.authoring import Customer, Lookups
+from taue.envs.runtime.database import DomainTable
 
 Record = dict[str, Any]
 
@@ -113,7 +114,7 @@ class BankView:
 def load(seed: int) -> BankView:
     rows = generate(seed)
 
-    def table(model: type, key: str) -> dict[str, Record]:
+    def table(model: type[DomainTable], key: str) -> dict[str, Record]:
         return {getattr(r, key): r.to_record() for r in rows if isinstance(r, model)}
 
     customers = {r.customer_id: r.to_record() for r in rows if isinstance(r, models.Customer)}

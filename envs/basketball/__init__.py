@@ -3,8 +3,9 @@ games, team-store orders and youth camps)."""
 
 from pathlib import Path
 
-from taue.envs.basketball.generate import CLOCK, generate
+from taue.envs.basketball.generate import generate
 from taue.envs.basketball.models import TABLES
+from taue.envs.basketball.rules import CLOCK
 from taue.envs.basketball.tools import TOOLS
 from taue.envs.runtime.domain import Domain
 
@@ -15,4 +16,5 @@ DOMAIN = Domain(
     tools=TOOLS,
     generate=generate,
     clock=CLOCK,
+    tracer=f"{__name__}.tracer:TRACER",
 )

@@ -1,7 +1,7 @@
 """Deterministic seed data for the basketball domain: a twelve-team league in mid-season.
 
 `generate(seed)` draws everything from one `random.Random(seed)` and never reads the machine clock.
-The simulated "now" is CLOCK (2025-02-10, noon), between the season's first tip-off in October and
+The simulated "now" is `rules.CLOCK`, mid-season, between the season's first tip-off in October and
 its last in April: games before it are completed, a few are postponed or rescheduled, and tickets,
 store orders and camp places sit on both sides of every time limit the policy sets.
 """
@@ -15,16 +15,14 @@ from typing import Any
 from sqlmodel import SQLModel
 
 from taue.envs.basketball.models import Account, Camp, CampRegistration, Game, MerchOrder, SeasonPass, Ticket
-from taue.envs.basketball.rules import age_on
+from taue.envs.basketball.rules import CLOCK, SERVICE_FEE, age_on
+from taue.envs.runtime.money import cents
 
-CLOCK = "2025-02-10T12:00:00"
 NOW = datetime.fromisoformat(CLOCK)
 SEASON = "2024-25"
 SEASON_START = date(2024, 10, 22)
 SEASON_END = date(2025, 4, 13)
 ACCOUNT_COUNT = 360
-SERVICE_FEE = 4.0
-"""Per ticket, charged on top of the section price."""
 SHIPPING_FEE = 7.95
 
 # team | home city | arena | zip prefix
@@ -94,10 +92,6 @@ CAMP_KINDS = (
     ("{nick} Elite Guard Camp", "camp", 3, 13, 17, (240, 450)),
     ("{nick} Summer Hoops Camp", "camp", 5, 7, 13, (260, 420)),
 )
-
-
-def _money(value: float) -> float:
-    return round(value, 2)
 
 
 def _stamp(moment: datetime) -> str:
@@ -198,7 +192,8 @@ def _players(last: str, rng: random.Random) -> list[dict[str, str]]:
 
 
 def _accounts(rng: random.Random) -> list[Account]:
-    accounts, taken = [], set()
+    accounts: list[Account] = []
+    taken: set[str] = set()
     while len(accounts) < ACCOUNT_COUNT:
         first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
         account_id = f"{first}_{last}_{rng.randint(1000, 9999)}".lower().replace("'", "")
@@ -263,16 +258,16 @@ def _ticket(
     price = game.sections[section]["price"]
     first_tip = datetime.fromisoformat(game.original_tip_off or game.tip_off)
     bought = min(first_tip, NOW) - timedelta(days=rng.randint(1, 60), hours=rng.randint(0, 20))
-    fee = _money(SERVICE_FEE * quantity)
+    fee = cents(SERVICE_FEE * quantity)
     ticket = Ticket(
         ticket_id=ticket_id, account_id=account.account_id, game_id=game.game_id, section=section,
-        quantity=quantity, unit_price=price, service_fee=fee, total_paid=_money(price * quantity + fee),
+        quantity=quantity, unit_price=price, service_fee=fee, total_paid=cents(price * quantity + fee),
         payment_method_id=rng.choice(methods), purchased_at=_stamp(bought), status="active",
     )  # fmt: skip
     if game.status == "completed":
         ticket.status = "used"
     if rng.random() < 0.07:
-        ticket.status, ticket.refund_amount = "cancelled", _money(price * quantity * 0.9)
+        ticket.status, ticket.refund_amount = "cancelled", cents(price * quantity * 0.9)
     elif game.status in ("postponed", "rescheduled") and rng.random() < 0.2:
         # exchanged once already, into a game that was disrupted too
         earlier = [g for g in games if g.home_team == game.home_team and g.game_id != game.game_id]
@@ -355,7 +350,7 @@ def _order(order_id: str, account: Account, rng: random.Random) -> MerchOrder:
     subtotal = sum(line["price"] for line in lines)
     order = MerchOrder(
         order_id=order_id, account_id=account.account_id, placed_at=_stamp(placed), delivered_at=delivered,
-        status=status, items=lines, shipping_fee=SHIPPING_FEE, total_paid=_money(subtotal + SHIPPING_FEE),
+        status=status, items=lines, shipping_fee=SHIPPING_FEE, total_paid=cents(subtotal + SHIPPING_FEE),
         payment_method_id=rng.choice(sorted(account.payment_methods)),
     )  # fmt: skip
     if status == "delivered" and age > 40 and rng.random() < 0.15:

@@ -10,20 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Field, SQLModel
+from sqlalchemy.orm import registry
+from sqlmodel import Field
 
-from taue.envs.runtime.database import JSONText, table_base
-
-BasketballTable = table_base("basketball")
+from taue.envs.runtime.database import DomainTable, JSONText
 
 SECTIONS = ("upper", "lower", "courtside")
 TIERS = ("upper", "lower", "courtside")
 
 
-def _record(row: SQLModel) -> dict[str, Any]:
-    # Field order, not model_dump()'s: a table model's dump follows SQLAlchemy's column set,
-    # whose order differs between processes, and tool outputs must be the same in every run.
-    return {name: getattr(row, name) for name in type(row).model_fields}
+class BasketballTable(DomainTable, registry=registry()):
+    """Base of the basketball tables (a record is every column, in declared order)."""
+
+    def record(self) -> dict[str, Any]:
+        """What a tool shows of the row: its record, and for some tables derived values."""
+        return self.to_record()
 
 
 class Account(BasketballTable, table=True):
@@ -46,9 +47,6 @@ class Account(BasketballTable, table=True):
     order_ids: list[str] = Field(default_factory=list, sa_type=JSONText)
     pass_ids: list[str] = Field(default_factory=list, sa_type=JSONText)
 
-    def record(self) -> dict[str, Any]:
-        return _record(self)
-
 
 class Game(BasketballTable, table=True):
     """A league game. `status`: scheduled, postponed (no new date yet), rescheduled (moved to
@@ -65,9 +63,6 @@ class Game(BasketballTable, table=True):
     original_tip_off: str | None = None
     status: str
     sections: dict[str, dict[str, Any]] = Field(default_factory=dict, sa_type=JSONText)
-
-    def record(self) -> dict[str, Any]:
-        return _record(self)
 
 
 class Ticket(BasketballTable, table=True):
@@ -90,9 +85,6 @@ class Ticket(BasketballTable, table=True):
     refund_amount: float | None = None
     exchanged_from: str | None = None
 
-    def record(self) -> dict[str, Any]:
-        return _record(self)
-
 
 class SeasonPass(BasketballTable, table=True):
     """A season pass for one team's home games. `status`: active or paused (until `paused_until`)."""
@@ -109,9 +101,6 @@ class SeasonPass(BasketballTable, table=True):
     status: str
     pauses_used: int
     paused_until: str | None = None
-
-    def record(self) -> dict[str, Any]:
-        return _record(self)
 
 
 class MerchOrder(BasketballTable, table=True):
@@ -131,9 +120,6 @@ class MerchOrder(BasketballTable, table=True):
     total_paid: float
     payment_method_id: str
     refunds: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONText)
-
-    def record(self) -> dict[str, Any]:
-        return _record(self)
 
 
 class Camp(BasketballTable, table=True):
@@ -156,7 +142,7 @@ class Camp(BasketballTable, table=True):
     status: str
 
     def record(self) -> dict[str, Any]:
-        return {**_record(self), "spots_left": self.capacity - self.enrolled}
+        return {**self.to_record(), "spots_left": self.capacity - self.enrolled}
 
 
 class CampRegistration(BasketballTable, table=True):
@@ -174,11 +160,8 @@ class CampRegistration(BasketballTable, table=True):
     registered_at: str
     status: str
 
-    def record(self) -> dict[str, Any]:
-        return _record(self)
 
-
-TABLES: tuple[type[SQLModel], ...] = (
+TABLES: tuple[type[BasketballTable], ...] = (
     Account,
     Camp,
     CampRegistration,

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from taue.contracts.tasks import Action
 from taue.envs.basketball import rules
-from taue.envs.basketball.seed_view import CLOCK, BasketballView
+from taue.envs.basketball.rules import CLOCK
+from taue.envs.basketball.seed_view import BasketballView
 from taue.envs.runtime.authoring import Rule
+from taue.envs.runtime.money import cents
 
 RULES = {
     rule.id: rule
@@ -93,7 +95,7 @@ def _problem(view: BasketballView, action: Action) -> rules.Problem:
         game = view.games[args["game_id"]]
         held = view.seats_held(args["account_id"], args["game_id"])
         price = game["sections"][args["section"]]["price"]
-        total = round((price + 4) * args["quantity"], 2)
+        total = cents((price + rules.SERVICE_FEE) * args["quantity"])
         return rules.purchase_problem(game, args["section"], args["quantity"], held, CLOCK) or (
             rules.payment_problem(
                 view.accounts[args["account_id"]]["payment_methods"], args["payment_method_id"], total

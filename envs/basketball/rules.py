@@ -7,8 +7,15 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from taue.envs.runtime.money import cents
+
 Record = dict[str, Any]
 Problem = tuple[str, str] | None
+
+CLOCK = "2025-02-10T12:00:00"
+"""The simulated "now": mid-season, between the first tip-off in October and the last in April."""
+SERVICE_FEE = 4.0
+"""Per ticket, charged on top of the section price."""
 
 CANCEL_CLOSE_HOURS = 48
 FULL_NOTICE_HOURS = 7 * 24
@@ -62,13 +69,13 @@ def refund_for(ticket: Record, game: Record, now: str) -> float:
     """What a cancellation refunds: everything for a postponed or rescheduled game; otherwise the
     seat price less the notice fee (10 % with 7 days' notice or more, else 25 %), service fee kept."""
     if game["status"] in DISRUPTED:
-        return round(ticket["total_paid"], 2)
+        return cents(ticket["total_paid"])
     rate = (
         FEE_WITH_FULL_NOTICE
         if hours_until(game["tip_off"], now) >= FULL_NOTICE_HOURS
         else FEE_WITH_SHORT_NOTICE
     )
-    return round(ticket["unit_price"] * ticket["quantity"] * (1 - rate), 2)
+    return cents(ticket["unit_price"] * ticket["quantity"] * (1 - rate))
 
 
 def on_sale_problem(game: Record, now: str) -> Problem:

@@ -9,9 +9,9 @@ from datetime import datetime
 from typing import Any
 
 from taue.contracts.tasks import Action
-from taue.envs.basketball.generate import CLOCK, generate
+from taue.envs.basketball.generate import generate
 from taue.envs.basketball.models import Account, Camp, CampRegistration, Game, MerchOrder, SeasonPass, Ticket
-from taue.envs.basketball.rules import hours_until
+from taue.envs.basketball.rules import CLOCK, hours_until
 from taue.envs.runtime.authoring import Customer, Lookups
 
 __all__ = ["CLOCK", "BasketballView", "customers", "load"]

@@ -14,7 +14,6 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from taue.envs.basketball import rules
-from taue.envs.basketball.generate import SERVICE_FEE
 from taue.envs.basketball.models import Account, Camp, CampRegistration, SeasonPass, Ticket
 from taue.envs.basketball.reads import (
     READS,
@@ -30,6 +29,7 @@ from taue.envs.basketball.reads import (
 from taue.envs.runtime.common_tools import calculate, think
 from taue.envs.runtime.database import Store
 from taue.envs.runtime.domain import ends_conversation, writes
+from taue.envs.runtime.money import cents
 
 PaymentMethodId = Annotated[
     str,
@@ -49,14 +49,14 @@ def _charge(db: Store, account: Account, payment_method_id: str, amount: float) 
     _check(rules.payment_problem(account.payment_methods, payment_method_id, amount))
     method = account.payment_methods[payment_method_id]
     if method["source"] == "gift_card":
-        method["balance"] = round(method["balance"] - amount, 2)
+        method["balance"] = cents(method["balance"] - amount)
         db.save(account)
 
 
 def _refund(db: Store, account: Account, payment_method_id: str, amount: float) -> None:
     method = account.payment_methods.get(payment_method_id)
     if method is not None and method["source"] == "gift_card":
-        method["balance"] = round(method["balance"] + amount, 2)
+        method["balance"] = cents(method["balance"] + amount)
         db.save(account)
 
 
@@ -80,8 +80,8 @@ async def buy_tickets(
                if t.status == "active")  # fmt: skip
     _check(rules.purchase_problem(game.record(), section, quantity, held, db.clock))
     price = game.sections[section]["price"]
-    fee = round(SERVICE_FEE * quantity, 2)
-    total = round(price * quantity + fee, 2)
+    fee = cents(rules.SERVICE_FEE * quantity)
+    total = cents(price * quantity + fee)
     _charge(db, account, payment_method_id, total)
     ticket = Ticket(
         ticket_id=db.next_id(Ticket, "TK", 300101), account_id=account_id, game_id=game_id, section=section,
@@ -178,7 +178,7 @@ async def return_order_items(
         if line["item_id"] in item_ids:
             line["status"] = "returned"
             amount += line["price"]
-    amount = round(amount, 2)
+    amount = cents(amount)
     order.refunds.append(
         {"item_ids": list(item_ids), "amount": amount, "payment_method_id": order.payment_method_id}
     )

@@ -3,8 +3,9 @@ exchanges and refunds, memberships)."""
 
 from pathlib import Path
 
-from taue.envs.movie.generate import CLOCK, generate
+from taue.envs.movie.generate import generate
 from taue.envs.movie.models import TABLES
+from taue.envs.movie.rules import CLOCK
 from taue.envs.movie.tools import TOOLS
 from taue.envs.runtime.domain import Domain
 
@@ -15,4 +16,5 @@ DOMAIN = Domain(
     tools=TOOLS,
     generate=generate,
     clock=CLOCK,
+    tracer=f"{__name__}.tracer:TRACER",
 )

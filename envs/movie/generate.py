@@ -2,7 +2,7 @@
 about 2400 ticket orders of the Lumen Cinemas chain.
 
 Everything comes from one `random.Random(seed)`; nothing reads the machine's clock. Showtimes run
-from 2025-03-03 to 2025-03-26 around the simulated clock (Friday 2025-03-14, noon), so orders are
+from 2025-03-03 to 2025-03-26 around the simulated clock (`rules.CLOCK`, a Friday noon), so orders are
 completed, upcoming, inside the two-hour cut-off or refunded, and memberships are old or new.
 """
 
@@ -25,15 +25,13 @@ from taue.envs.movie.models import (
     all_seats,
     seat_type,
 )
+from taue.envs.movie.rules import BOOKING_FEE, CLOCK, TIERS, refund_fee
+from taue.envs.runtime.money import cents
 
-CLOCK = "2025-03-14T12:00:00"
 NOW = datetime.fromisoformat(CLOCK)
 FIRST_DAY = date(2025, 3, 3)
 DAYS = 24
 ACCOUNT_COUNT = 400
-BOOKING_FEE = 1.5
-"""Per ticket, for guests without an active membership."""
-TIERS = {"plus": {"monthly_fee": 11.99, "credits": 2}, "premiere": {"monthly_fee": 21.99, "credits": 4}}
 FORMAT_SURCHARGE = {"standard": 0.0, "3d": 3.0, "imax": 5.0}
 PREMIUM_SURCHARGE = 4.0
 
@@ -208,7 +206,7 @@ def _membership(rng: random.Random) -> dict[str, Any]:
     if rng.random() < 0.45:  # a tier change, often a recent one
         start = max(date.fromisoformat(since), date(2025, 2, 1) if rng.random() < 0.6 else date(2022, 1, 10))
         changed = _day(rng, start, date(2025, 3, 12))
-    allowance = TIERS[tier]["credits"]
+    allowance = int(TIERS[tier]["credits"])
     membership = {
         "tier": tier, "status": status, "member_since": since, "tier_changed_on": changed,
         "credits": 0 if status == "cancelled" else rng.randint(0, 2 * allowance),
@@ -270,13 +268,6 @@ def _block(rng: random.Random, show: Showtime, count: int) -> list[str] | None:
     return None
 
 
-def refund_fee(membership: dict[str, Any]) -> float:
-    """Per ticket: 2.00 without an active membership, 1.00 for Plus, nothing for Premiere."""
-    if membership.get("status") != "active":
-        return 2.0
-    return 0.0 if membership["tier"] == "premiere" else 1.0
-
-
 def _order(rng: random.Random, number: int, account: Account, show: Showtime) -> Order | None:
     count = rng.choice((1, 2, 2, 2, 2, 3, 4, 4, 5, 6))
     seats = _block(rng, show, count)
@@ -285,9 +276,11 @@ def _order(rng: random.Random, number: int, account: Account, show: Showtime) ->
     start = datetime.fromisoformat(show.starts_at)
     member = account.membership.get("status") == "active"
     credits = min(count, rng.choice((1, 2))) if member and rng.random() < 0.4 else 0
-    lines = [{"seat": s, "type": seat_type(s), "price": show.prices[seat_type(s)]} for s in seats]
-    fee = 0.0 if member else round(BOOKING_FEE * count, 2)
-    charged = round(sum(line["price"] for line in lines) - credits * show.prices["standard"] + fee, 2)
+    lines: list[dict[str, Any]] = [
+        {"seat": s, "type": seat_type(s), "price": show.prices[seat_type(s)]} for s in seats
+    ]
+    fee = 0.0 if member else cents(BOOKING_FEE * count)
+    charged = cents(sum(line["price"] for line in lines) - credits * show.prices["standard"] + fee)
     created = min(start - timedelta(hours=rng.randint(3, 240)), NOW - timedelta(hours=rng.randint(1, 30)))
     order = Order(
         order_id=f"LO-{number}", account_id=account.account_id, showtime_id=show.showtime_id, seats=lines,
@@ -297,7 +290,7 @@ def _order(rng: random.Random, number: int, account: Account, show: Showtime) ->
         history=[{"event": "purchased", "at": created.strftime("%Y-%m-%dT%H:%M:00"), "amount": charged}],
     )  # fmt: skip
     if rng.random() < 0.08 and start > created + timedelta(hours=3):
-        amount = round(max(0.0, charged - fee - refund_fee(account.membership) * count), 2)
+        amount = cents(max(0.0, charged - fee - refund_fee(account.membership) * count))
         order.status, order.refund_amount = "refunded", amount
         order.history.append({"event": "refunded", "at": order.created_at, "amount": amount})
     else:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.orm import registry
 from sqlmodel import Field
 
-from taue.envs.runtime.database import JSONText, table_base
-
-MovieTable = table_base("movie")
+from taue.envs.runtime.database import DomainTable, JSONText
 
 ROWS = "ABCDEFGH"
 SEATS_PER_ROW = 12
@@ -34,8 +33,8 @@ def all_seats() -> list[str]:
     return [f"{row}{number}" for row in ROWS for number in range(1, SEATS_PER_ROW + 1)]
 
 
-def _fields(model: type, record: dict[str, Any]) -> dict[str, Any]:
-    return {name: record[name] for name in model.model_fields if name in record}
+class MovieTable(DomainTable, registry=registry()):
+    """Base of the movie tables (a record is every column, in declared order)."""
 
 
 class Theatre(MovieTable, table=True):
@@ -51,9 +50,6 @@ class Theatre(MovieTable, table=True):
     auditoriums: int
     imax: bool
 
-    def to_record(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in type(self).model_fields}
-
 
 class Film(MovieTable, table=True):
     """A film now showing."""
@@ -66,9 +62,6 @@ class Film(MovieTable, table=True):
     runtime_minutes: int
     genre: str
     release_date: str
-
-    def to_record(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in type(self).model_fields}
 
 
 class Showtime(MovieTable, table=True):
@@ -86,9 +79,6 @@ class Showtime(MovieTable, table=True):
     prices: dict[str, float] = Field(sa_type=JSONText)
     """Seat type -> price of one ticket."""
     sold_seats: list[str] = Field(default_factory=list, sa_type=JSONText)
-
-    def to_record(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in type(self).model_fields}
 
 
 class Account(MovieTable, table=True):
@@ -109,13 +99,6 @@ class Account(MovieTable, table=True):
     """{tier, status, member_since, tier_changed_on, credits, monthly_fee, cancelled_on}; {} for a guest
     who was never a member."""
     orders: list[str] = Field(default_factory=list, sa_type=JSONText)
-
-    def to_record(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in type(self).model_fields}
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> Account:
-        return cls(**{**_fields(cls, record), "account_id": key})
 
 
 class Order(MovieTable, table=True):
@@ -139,12 +122,5 @@ class Order(MovieTable, table=True):
     refund_amount: float | None = Field(default=None, sa_type=JSONText)
     history: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONText)
 
-    def to_record(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in type(self).model_fields}
-
 
 TABLES = (Account, Film, Order, Showtime, Theatre)
-
-
-def primary_key_name(model: type) -> str:
-    return next(iter(model.__table__.primary_key.columns)).name  # type: ignore[attr-defined]

@@ -6,13 +6,10 @@ least one, and the broken rules' `reasons` are the phrases a refusal is accepted
 from __future__ import annotations
 
 from taue.contracts.tasks import Action
-from taue.envs.movie import models as m
+from taue.envs.movie import rules
+from taue.envs.movie.rules import CLOCK, MAX_SEATS, MINIMUM_TERM_DAYS, TIER_CHANGE_DAYS
 from taue.envs.movie.seed_view import (
-    CLOCK,
     CUTOFF,
-    MAX_SEATS,
-    MINIMUM_TERM_DAYS,
-    TIER_CHANGE_DAYS,
     Record,
     View,
     days_since,
@@ -103,15 +100,12 @@ def check_policy(view: View, action: Action) -> list[Rule]:
 
 
 def _seat_rules(show: Record, seats: list[str]) -> list[Rule]:
-    valid = all(s in m.all_seats() and seats.count(s) == 1 and s not in show["sold_seats"] for s in seats)
-    return [] if valid else [OPEN_SEATS]
+    return [] if rules.seat_problem(show["showtime_id"], show["sold_seats"], seats) is None else [OPEN_SEATS]
 
 
 def _payment_rules(view: View, account_id: str, payment_id: str, amount: float) -> list[Rule]:
-    method = view.accounts[account_id]["payment_methods"].get(payment_id)
-    if method is None or (method["type"] == "gift_card" and method["balance"] < amount):
-        return [PAYMENT]
-    return []
+    methods = view.accounts[account_id]["payment_methods"]
+    return [] if rules.payment_problem(methods, account_id, payment_id, amount) is None else [PAYMENT]
 
 
 def _purchase_rules(view: View, args: Record) -> list[Rule]:

@@ -8,10 +8,11 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
-from sqlmodel import func
+from sqlmodel import col, func
 
-from taue.envs.movie.generate import TIERS, seat_order
+from taue.envs.movie.generate import seat_order
 from taue.envs.movie.models import Account, Film, Order, Showtime, Theatre, all_seats, seat_type
+from taue.envs.movie.rules import TIERS
 from taue.envs.runtime.database import Store
 
 AccountId = Annotated[str, Field(description="The guest's account id, e.g. 'LM482913'.")]
@@ -142,7 +143,7 @@ async def search_showtimes(
     film, start, format, auditorium, ticket prices by seat type, seats left and whether tickets are
     still on sale."""
     db.require(Theatre, theatre_id, f"theatre {theatre_id} not found")
-    shows = db.scan(Showtime, Showtime.theatre_id == theatre_id, Showtime.starts_at.startswith(date))  # type: ignore[attr-defined]
+    shows = db.scan(Showtime, Showtime.theatre_id == theatre_id, col(Showtime.starts_at).startswith(date))
     listed = [_summary(db, show) for show in sorted(shows, key=lambda s: (s.starts_at, s.auditorium))]
     if film_title:
         listed = [s for s in listed if film_title.strip().lower() in s["film_title"].lower()]

@@ -5,26 +5,31 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from functools import cached_property
 from typing import Any
 
 from taue.contracts.tasks import Action
 from taue.envs.movie import models as m
-from taue.envs.movie.generate import BOOKING_FEE, CLOCK, generate, refund_fee
+from taue.envs.movie.generate import generate
+from taue.envs.movie.rules import (
+    BOOKING_FEE,
+    CLOCK,
+    EXCHANGE_FEE,
+    refund_fee,
+)
+from taue.envs.movie.rules import CUTOFF as CUTOFF_BEFORE_SHOW
 from taue.envs.runtime.authoring import Customer, Lookups
+from taue.envs.runtime.database import primary_key
+from taue.envs.runtime.money import cents
 
 Record = dict[str, Any]
 Rng = random.Random
 
 NOW = datetime.fromisoformat(CLOCK)
 TODAY = date.fromisoformat(CLOCK[:10])
-CUTOFF = (NOW + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M:00")
+CUTOFF = (NOW + CUTOFF_BEFORE_SHOW).strftime("%Y-%m-%dT%H:%M:00")
 """Exchanges and refunds are possible for shows starting at or after this moment."""
-MAX_SEATS = 8
-EXCHANGE_FEE = 1.5
-MINIMUM_TERM_DAYS = 90
-TIER_CHANGE_DAYS = 30
 TIER_WORDS = {"plus": "Lumen Plus", "premiere": "Lumen Premiere", "cancel": "cancel the membership"}
 FORMAT_WORDS = {"standard": "", "3d": "3D ", "imax": "IMAX "}
 
@@ -102,8 +107,8 @@ def load(seed: int) -> View:
     rows = generate(seed)
     by_type: dict[type, dict[str, Record]] = {}
     for row in rows:
-        key = getattr(row, m.primary_key_name(type(row)))
-        by_type.setdefault(type(row), {})[key] = row.to_record()  # type: ignore[attr-defined]
+        if isinstance(row, m.MovieTable):
+            by_type.setdefault(type(row), {})[getattr(row, primary_key(type(row)))] = row.to_record()
     return View(
         accounts=by_type[m.Account],
         orders=by_type[m.Order],
@@ -189,18 +194,18 @@ def seat_total(show: Record, seats: list[str]) -> float:
 
 def purchase_amount(view: View, account_id: str, show: Record, seats: list[str], credits: int) -> float:
     fee = 0.0 if view.member(account_id) else BOOKING_FEE * len(seats)
-    return round(seat_total(show, seats) - credits * show["prices"]["standard"] + fee + 1e-9, 2)
+    return cents(seat_total(show, seats) - credits * show["prices"]["standard"] + fee, rule="half_up")
 
 
 def exchange_charge(view: View, order: Record, show: Record, seats: list[str]) -> float:
     difference = seat_total(show, seats) - sum(line["price"] for line in order["seats"])
     fee = 0.0 if view.member(order["account_id"]) else EXCHANGE_FEE * len(seats)
-    return round(max(0.0, difference) + fee + 1e-9, 2)
+    return cents(max(0.0, difference) + fee, rule="half_up")
 
 
 def refund_amount(view: View, order: Record) -> float:
     fee = refund_fee(view.accounts[order["account_id"]]["membership"]) * len(order["seats"])
-    return round(max(0.0, order["amount_charged"] - order["booking_fee"] - fee) + 1e-9, 2)
+    return cents(max(0.0, order["amount_charged"] - order["booking_fee"] - fee), rule="half_up")
 
 
 def days_since(day: str) -> int:

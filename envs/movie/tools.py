@@ -7,15 +7,16 @@ saying what was wrong; one call is one transaction, so a failed call changes not
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 from sqlmodel import select
 
-from taue.envs.movie.generate import BOOKING_FEE, TIERS, refund_fee, seat_order
-from taue.envs.movie.models import Account, Order, Showtime, all_seats, seat_type
+from taue.envs.movie import rules
+from taue.envs.movie.generate import seat_order
+from taue.envs.movie.models import Account, Order, Showtime, seat_type
 from taue.envs.movie.reads import (
     AccountId,
     OrderId,
@@ -35,24 +36,13 @@ from taue.envs.movie.reads import (
 from taue.envs.runtime.common_tools import calculate, think
 from taue.envs.runtime.database import Store
 from taue.envs.runtime.domain import ends_conversation, writes
-
-MAX_SEATS = 8
-CUTOFF = timedelta(hours=2)
-EXCHANGE_FEE = 1.5
-"""Per ticket, for guests without an active membership."""
-MINIMUM_TERM_DAYS = 90
-TIER_CHANGE_DAYS = 30
-SEAT_MAP = frozenset(all_seats())
+from taue.envs.runtime.money import cents
 
 Seats = Annotated[list[str], Field(description="Seat labels of the showtime's seat map, e.g. ['F7', 'F8'].")]
 
 
-def _money(value: float) -> float:
-    return round(value + 1e-9, 2)
-
-
 def _member(row: Account) -> bool:
-    return row.membership.get("status") == "active"
+    return rules.is_member(row.membership)
 
 
 def _not_started(db: Store, show: Showtime) -> None:
@@ -63,20 +53,16 @@ def _not_started(db: Store, show: Showtime) -> None:
 
 
 def _before_cutoff(db: Store, show: Showtime) -> None:
-    if datetime.fromisoformat(show.starts_at) - datetime.fromisoformat(db.clock) < CUTOFF:
+    if datetime.fromisoformat(show.starts_at) - datetime.fromisoformat(db.clock) < rules.CUTOFF:
         raise ToolError(
             f"exchanges and refunds close 2 hours before the show; this show starts at {show.starts_at}"
         )
 
 
 def _check_seats(show: Showtime, seats: list[str]) -> None:
-    for seat in seats:
-        if seat not in SEAT_MAP:
-            raise ToolError(f"seat {seat} does not exist; seats are rows A-H, numbers 1-12")
-        if seats.count(seat) > 1:
-            raise ToolError(f"seat {seat} is listed twice")
-        if seat in show.sold_seats:
-            raise ToolError(f"seat {seat} is already sold for showtime {show.showtime_id}")
+    problem = rules.seat_problem(show.showtime_id, show.sold_seats, seats)
+    if problem is not None:
+        raise ToolError(problem)
 
 
 def _lines(show: Showtime, seats: list[str]) -> list[dict[str, Any]]:
@@ -85,15 +71,12 @@ def _lines(show: Showtime, seats: list[str]) -> list[dict[str, Any]]:
 
 def _pay(row: Account, payment_id: str, amount: float) -> None:
     """Charge `amount` to a payment method of the account (a gift card must cover it)."""
-    method = row.payment_methods.get(payment_id)
-    if method is None:
-        raise ToolError(f"payment method {payment_id} is not on account {row.account_id}")
+    problem = rules.payment_problem(row.payment_methods, row.account_id, payment_id, amount)
+    if problem is not None:
+        raise ToolError(problem)
+    method = row.payment_methods[payment_id]
     if method["type"] == "gift_card":
-        if method["balance"] < amount:
-            raise ToolError(
-                f"gift card {payment_id} has {method['balance']:.2f} left, not enough for {amount:.2f}"
-            )
-        method["balance"] = _money(method["balance"] - amount)
+        method["balance"] = cents(method["balance"] - amount, rule="half_up")
 
 
 def _take(show: Showtime, seats: list[str]) -> None:
@@ -129,8 +112,8 @@ async def purchase_tickets(
     row = account(db, account_id)
     show = showtime(db, showtime_id)
     _not_started(db, show)
-    if not 1 <= len(seats) <= MAX_SEATS:
-        raise ToolError(f"one order holds 1 to {MAX_SEATS} seats; {len(seats)} were requested")
+    if not 1 <= len(seats) <= rules.MAX_SEATS:
+        raise ToolError(f"one order holds 1 to {rules.MAX_SEATS} seats; {len(seats)} were requested")
     _check_seats(show, seats)
     if not 0 <= credits <= len(seats):
         raise ToolError(f"credits must be between 0 and the number of seats ({len(seats)})")
@@ -140,8 +123,9 @@ async def purchase_tickets(
     if credits > balance:
         raise ToolError(f"the account has only {balance} ticket credits left")
     lines = _lines(show, seats)
-    fee = 0.0 if _member(row) else _money(BOOKING_FEE * len(seats))
-    amount = _money(sum(line["price"] for line in lines) - credits * show.prices["standard"] + fee)
+    fee = 0.0 if _member(row) else cents(rules.BOOKING_FEE * len(seats), rule="half_up")
+    total = sum(line["price"] for line in lines) - credits * show.prices["standard"] + fee
+    amount = cents(total, rule="half_up")
     _pay(row, payment_id, amount)
     if credits:
         row.membership["credits"] = balance - credits
@@ -189,15 +173,15 @@ async def exchange_tickets(
     owner = account(db, row.account_id)
     lines = _lines(new, seats)
     difference = sum(line["price"] for line in lines) - sum(line["price"] for line in row.seats)
-    fee = 0.0 if _member(owner) else EXCHANGE_FEE * len(seats)
-    charge = _money(max(0.0, difference) + fee)
+    fee = 0.0 if _member(owner) else rules.EXCHANGE_FEE * len(seats)
+    charge = cents(max(0.0, difference) + fee, rule="half_up")
     _pay(owner, row.payment_id, charge)
     _release(old, [line["seat"] for line in row.seats])
     _take(new, seats)
     row.history = [*row.history, {"event": "exchanged", "at": db.clock, "from_showtime": old.showtime_id,
                                   "amount": charge}]  # fmt: skip
     row.showtime_id, row.seats = new.showtime_id, lines
-    row.amount_charged = _money(row.amount_charged + charge)
+    row.amount_charged = cents(row.amount_charged + charge, rule="half_up")
     for changed in (old, new, owner, row):
         db.save(changed)
     return dump(row.to_record())
@@ -215,12 +199,13 @@ async def refund_order(db: Store, order_id: OrderId) -> str:
     show = showtime(db, row.showtime_id)
     _before_cutoff(db, show)
     owner = account(db, row.account_id)
-    amount = _money(
-        max(0.0, row.amount_charged - row.booking_fee - refund_fee(owner.membership) * len(row.seats))
+    amount = cents(
+        max(0.0, row.amount_charged - row.booking_fee - rules.refund_fee(owner.membership) * len(row.seats)),
+        rule="half_up",
     )
     method = owner.payment_methods.get(row.payment_id)
     if method is not None and method["type"] == "gift_card":
-        method["balance"] = _money(method["balance"] + amount)
+        method["balance"] = cents(method["balance"] + amount, rule="half_up")
     if row.credits_used and _member(owner):
         owner.membership["credits"] += row.credits_used
     _release(show, [line["seat"] for line in row.seats])
@@ -235,11 +220,11 @@ async def refund_order(db: Store, order_id: OrderId) -> str:
 
 
 def _days_since(db: Store, day: str) -> int:
-    return (date.fromisoformat(db.clock[:10]) - date.fromisoformat(day)).days
+    return rules.days_between(day, db.clock)
 
 
 def _first_day(day: str, days: int) -> str:
-    return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
+    return rules.shift_days(day, days)
 
 
 @writes
@@ -267,22 +252,22 @@ async def change_membership(
         raise ToolError(f"the membership is already {new_plan}")
     today = db.clock[:10]
     if new_plan == "cancel":
-        if _days_since(db, membership["member_since"]) < MINIMUM_TERM_DAYS:
-            first = _first_day(membership["member_since"], MINIMUM_TERM_DAYS)
+        if _days_since(db, membership["member_since"]) < rules.MINIMUM_TERM_DAYS:
+            first = _first_day(membership["member_since"], rules.MINIMUM_TERM_DAYS)
             raise ToolError(
                 f"the 90-day minimum term runs until {first}; the membership cannot be cancelled before"
             )
         membership.update(status="cancelled", cancelled_on=today, credits=0)
     else:
-        if _days_since(db, membership["tier_changed_on"]) < TIER_CHANGE_DAYS:
-            first = _first_day(membership["tier_changed_on"], TIER_CHANGE_DAYS)
+        if _days_since(db, membership["tier_changed_on"]) < rules.TIER_CHANGE_DAYS:
+            first = _first_day(membership["tier_changed_on"], rules.TIER_CHANGE_DAYS)
             raise ToolError(
                 f"the tier changed on {membership['tier_changed_on']}; the next change is possible on {first}"
             )
-        allowance = TIERS[new_plan]["credits"]
-        credits = membership["credits"] + (allowance - TIERS[membership["tier"]]["credits"])
+        allowance = rules.TIERS[new_plan]["credits"]
+        credits = membership["credits"] + (allowance - rules.TIERS[membership["tier"]]["credits"])
         kept = credits if new_plan == "premiere" else min(membership["credits"], allowance)
-        fee = TIERS[new_plan]["monthly_fee"]
+        fee = rules.TIERS[new_plan]["monthly_fee"]
         membership.update(tier=new_plan, tier_changed_on=today, monthly_fee=fee, credits=kept)
     row.membership = membership
     db.save(row)

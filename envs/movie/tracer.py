@@ -7,12 +7,11 @@ from typing import Any
 
 from taue.envs.movie.phrases import BANKS
 from taue.envs.movie.policy_check import check_policy
+from taue.envs.movie.rules import MINIMUM_TERM_DAYS, TIER_CHANGE_DAYS
 from taue.envs.movie.seed_view import (
     CLOCK,
     CUTOFF,
-    MINIMUM_TERM_DAYS,
     PERSONAS,
-    TIER_CHANGE_DAYS,
     TIER_WORDS,
     Record,
     Rng,

@@ -3,8 +3,9 @@ reservations, takeaway and delivery orders, and the loyalty programme."""
 
 from pathlib import Path
 
-from taue.envs.restaurant.generate import CLOCK, generate
+from taue.envs.restaurant.generate import generate
 from taue.envs.restaurant.models import TABLES
+from taue.envs.restaurant.rules import CLOCK
 from taue.envs.restaurant.tools import TOOLS
 from taue.envs.runtime.domain import Domain
 
@@ -15,4 +16,5 @@ DOMAIN = Domain(
     tools=TOOLS,
     generate=generate,
     clock=CLOCK,
+    tracer=f"{__name__}.tracer:TRACER",
 )

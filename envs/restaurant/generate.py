@@ -2,7 +2,7 @@
 with their table reservations and takeaway or delivery orders.
 
 `generate(seed)` draws everything from one `random.Random(seed)` and never reads the machine clock.
-Dates are placed around the simulated clock (`CLOCK`, a Thursday afternoon): earlier reservations
+Dates are placed around the simulated clock (`rules.CLOCK`, a Thursday afternoon): earlier reservations
 were completed, cancelled or missed (no-show), later ones are booked; past orders are completed or
 cancelled, today's are in the kitchen's pipeline (received, preparing, ready, out for delivery).
 No two booked reservations share a table at overlapping times.
@@ -17,17 +17,17 @@ from typing import Any
 from sqlmodel import SQLModel
 
 from taue.envs.restaurant.models import WEEKDAYS, Guest, Location, MenuItem, Order, Reservation
+from taue.envs.restaurant.rules import (
+    CLOCK,
+    LAST_SEATING_MINUTES,
+    SEATING_MINUTES,
+    deposit_for,
+    minutes,
+)
 
-CLOCK = "2025-06-12T15:00:00"
-TODAY = date(2025, 6, 12)
 NOW = datetime.fromisoformat(CLOCK)
+TODAY = NOW.date()
 GUEST_COUNT = 420
-SEATING_MINUTES = 120
-"""How long a reservation holds its table."""
-LAST_SEATING_MINUTES = 90
-"""The last reservation starts this long before closing."""
-DEPOSIT_PARTY = 8
-DEPOSIT_PER_GUEST = 15.0
 NO_SHOW_FEE_PER_GUEST = 20.0
 DELIVERY_FEE = 4.5
 
@@ -144,11 +144,6 @@ def weekday(day: date) -> str:
     return WEEKDAYS[day.weekday()]
 
 
-def minutes(clock: str) -> int:
-    hours, mins = clock.split(":")
-    return int(hours) * 60 + int(mins)
-
-
 def clock_text(total: int) -> str:
     return f"{total // 60:02d}:{total % 60:02d}"
 
@@ -160,10 +155,6 @@ def seating_times(location: Location, day: date) -> list[str]:
         return []
     last = minutes(hours["close"]) - LAST_SEATING_MINUTES
     return [clock_text(t) for t in range(minutes(hours["open"]), last + 1, 30)]
-
-
-def deposit_for(party_size: int) -> float:
-    return DEPOSIT_PER_GUEST * party_size if party_size >= DEPOSIT_PARTY else 0.0
 
 
 class _Floor:

@@ -10,23 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.orm import registry
 from sqlmodel import Field
 
-from taue.envs.runtime.database import JSONText, table_base
-
-RestaurantTable = table_base("restaurant")
-
-
-class Published:
-    """`from_record(key, record)`: the row a tool's JSON record (`to_record()`) describes, for the task-set
-    importer and the database export (envs/task_sets/)."""
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> Any:
-        key_name = next(iter(cls.__table__.primary_key.columns)).name  # type: ignore[attr-defined]
-        fields = {name: record[name] for name in cls.model_fields if name in record}  # type: ignore[attr-defined]
-        return cls(**{**fields, key_name: key})
-
+from taue.envs.runtime.database import DomainTable, JSONText
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 RESERVATION_STATUSES = ("booked", "completed", "cancelled", "no_show")
@@ -34,7 +21,11 @@ ORDER_STATUSES = ("received", "preparing", "ready", "out_for_delivery", "complet
 TIERS = ("member", "silver", "gold")
 
 
-class Location(Published, RestaurantTable, table=True):
+class RestaurantTable(DomainTable, registry=registry()):
+    """Base of the restaurant tables (a record is every column, in declared order)."""
+
+
+class Location(RestaurantTable, table=True):
     """A restaurant of the group: its opening hours per weekday (None when closed) and its tables."""
 
     __tablename__ = "locations"
@@ -52,19 +43,8 @@ class Location(Published, RestaurantTable, table=True):
     def max_party(self) -> int:
         return max(table["seats"] for table in self.tables)
 
-    def to_record(self) -> dict[str, Any]:
-        return {
-            "location_id": self.location_id,
-            "name": self.name,
-            "address": self.address,
-            "phone": self.phone,
-            "hours": self.hours,
-            "tables": self.tables,
-            "delivery": self.delivery,
-        }
 
-
-class MenuItem(Published, RestaurantTable, table=True):
+class MenuItem(RestaurantTable, table=True):
     """A dish or drink of the group's menu, with its allergens and the locations that serve it."""
 
     __tablename__ = "menu_items"
@@ -77,19 +57,8 @@ class MenuItem(Published, RestaurantTable, table=True):
     vegetarian: bool
     locations: list[str] = Field(default_factory=list, sa_type=JSONText)
 
-    def to_record(self) -> dict[str, Any]:
-        return {
-            "item_id": self.item_id,
-            "name": self.name,
-            "category": self.category,
-            "price": self.price,
-            "allergens": self.allergens,
-            "vegetarian": self.vegetarian,
-            "locations": self.locations,
-        }
 
-
-class Guest(Published, RestaurantTable, table=True):
+class Guest(RestaurantTable, table=True):
     """A guest profile: contact details, loyalty tier and points, cards on file, bookings, orders."""
 
     __tablename__ = "guests"
@@ -111,24 +80,8 @@ class Guest(Published, RestaurantTable, table=True):
     def card(self, payment_method_id: str) -> dict[str, str] | None:
         return next((m for m in self.payment_methods if m["payment_method_id"] == payment_method_id), None)
 
-    def to_record(self) -> dict[str, Any]:
-        return {
-            "guest_id": self.guest_id,
-            "first_name": self.first_name,
-            "last_name": self.last_name,
-            "phone": self.phone,
-            "email": self.email,
-            "tier": self.tier,
-            "points": self.points,
-            "member_since": self.member_since,
-            "payment_methods": self.payment_methods,
-            "dietary_notes": self.dietary_notes,
-            "reservations": list(self.reservations),
-            "orders": list(self.orders),
-        }
 
-
-class Reservation(Published, RestaurantTable, table=True):
+class Reservation(RestaurantTable, table=True):
     """A table booking. `charges` records deposits, refunds and fees on the guarantee card."""
 
     __tablename__ = "reservations"
@@ -148,26 +101,8 @@ class Reservation(Published, RestaurantTable, table=True):
     created_at: str
     cancelled_at: str | None = None
 
-    def to_record(self) -> dict[str, Any]:
-        return {
-            "reservation_id": self.reservation_id,
-            "guest_id": self.guest_id,
-            "location_id": self.location_id,
-            "date": self.date,
-            "time": self.time,
-            "party_size": self.party_size,
-            "table_id": self.table_id,
-            "status": self.status,
-            "payment_method_id": self.payment_method_id,
-            "deposit": self.deposit,
-            "charges": self.charges,
-            "occasion": self.occasion,
-            "created_at": self.created_at,
-            "cancelled_at": self.cancelled_at,
-        }
 
-
-class Order(Published, RestaurantTable, table=True):
+class Order(RestaurantTable, table=True):
     """A takeaway or delivery order, paid when placed; `refunds` go back to the same card."""
 
     __tablename__ = "orders"
@@ -192,25 +127,5 @@ class Order(Published, RestaurantTable, table=True):
     delivery_address: str | None = None
     refunds: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONText)
 
-    def to_record(self) -> dict[str, Any]:
-        return {
-            "order_id": self.order_id,
-            "guest_id": self.guest_id,
-            "location_id": self.location_id,
-            "channel": self.channel,
-            "items": self.items,
-            "subtotal": self.subtotal,
-            "delivery_fee": self.delivery_fee,
-            "discount": self.discount,
-            "total": self.total,
-            "status": self.status,
-            "placed_at": self.placed_at,
-            "ready_at": self.ready_at,
-            "payment_method_id": self.payment_method_id,
-            "points_redeemed": self.points_redeemed,
-            "delivery_address": self.delivery_address,
-            "refunds": self.refunds,
-        }
 
-
-TABLES = [Guest, Location, MenuItem, Order, Reservation]
+TABLES: list[type[RestaurantTable]] = [Guest, Location, MenuItem, Order, Reservation]

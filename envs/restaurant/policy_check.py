@@ -6,8 +6,8 @@ themselves live in rules.py, which the tools enforce too."""
 from __future__ import annotations
 
 from taue.contracts.tasks import Action
-from taue.envs.restaurant.generate import CLOCK
 from taue.envs.restaurant.rules import (
+    CLOCK,
     cutoff_problem,
     format_problem,
     free_table,

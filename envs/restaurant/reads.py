@@ -9,14 +9,16 @@ from typing import Annotated, Any
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from taue.envs.restaurant.generate import (
+from taue.envs.restaurant.generate import seating_times
+from taue.envs.restaurant.models import WEEKDAYS, Guest, Location, MenuItem, Order, Reservation
+from taue.envs.restaurant.rules import (
     DEPOSIT_PARTY,
     DEPOSIT_PER_GUEST,
     LAST_SEATING_MINUTES,
-    seating_times,
+    format_problem,
+    free_table,
+    party_problem,
 )
-from taue.envs.restaurant.models import WEEKDAYS, Guest, Location, MenuItem, Order, Reservation
-from taue.envs.restaurant.rules import format_problem, free_table, party_problem
 from taue.envs.runtime.database import Store
 
 ReservationId = Annotated[str, Field(description="Reservation number, e.g. 'R30412'.")]

@@ -9,16 +9,18 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from taue.envs.restaurant.generate import (
-    DEPOSIT_PARTY,
-    LAST_SEATING_MINUTES,
-    SEATING_MINUTES,
-    deposit_for,
-    minutes,
-)
 from taue.envs.restaurant.models import WEEKDAYS
 
 Record = dict[str, Any]
+
+CLOCK = "2025-06-12T15:00:00"
+"""The simulated "now", a Thursday afternoon."""
+SEATING_MINUTES = 120
+"""How long a reservation holds its table."""
+LAST_SEATING_MINUTES = 90
+"""The last reservation starts this long before closing."""
+DEPOSIT_PARTY = 8
+DEPOSIT_PER_GUEST = 15.0
 
 BOOKING_WINDOW_DAYS = {"member": 60, "silver": 60, "gold": 90}
 CHANGE_CUTOFF_HOURS = 2
@@ -27,7 +29,15 @@ LATE_CANCEL_FEE_PER_GUEST = 10.0
 POINTS_STEP = 100
 DOLLARS_PER_STEP = 5.0
 OPEN_ORDER = "received"
-__all__ = ["DEPOSIT_PARTY", "deposit_for"]
+
+
+def minutes(clock: str) -> int:
+    hours, mins = clock.split(":")
+    return int(hours) * 60 + int(mins)
+
+
+def deposit_for(party_size: int) -> float:
+    return DEPOSIT_PER_GUEST * party_size if party_size >= DEPOSIT_PARTY else 0.0
 
 
 def start_of(day: str, time: str) -> datetime:

@@ -10,10 +10,11 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from taue.contracts.tasks import Action
-from taue.envs.restaurant.generate import CLOCK, TODAY, generate, seating_times
+from taue.envs.restaurant.generate import TODAY, generate, seating_times
 from taue.envs.restaurant.models import Guest, Location, MenuItem, Order, Reservation
-from taue.envs.restaurant.rules import cutoff_problem, free_table, open_reservation_problem
+from taue.envs.restaurant.rules import CLOCK, cutoff_problem, free_table, open_reservation_problem
 from taue.envs.runtime.authoring import Customer, Lookups
+from taue.envs.runtime.database import DomainTable
 
 Record = dict[str, Any]
 Rng = random.Random
@@ -107,7 +108,7 @@ class View:
 def load(seed: int) -> View:
     rows = generate(seed)
 
-    def records(model: type, key: str) -> dict[str, Record]:
+    def records(model: type[DomainTable], key: str) -> dict[str, Record]:
         return {getattr(r, key): r.to_record() for r in rows if isinstance(r, model)}
 
     return View(

@@ -6,11 +6,18 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from taue.envs.restaurant.generate import CLOCK, LAST_SEATING_MINUTES, NOW, minutes
+from taue.envs.restaurant.generate import NOW
 from taue.envs.restaurant.models import WEEKDAYS
 from taue.envs.restaurant.phrases import BANKS
 from taue.envs.restaurant.policy_check import check_policy
-from taue.envs.restaurant.rules import open_reservation_problem, overlap_problem, start_of
+from taue.envs.restaurant.rules import (
+    CLOCK,
+    LAST_SEATING_MINUTES,
+    minutes,
+    open_reservation_problem,
+    overlap_problem,
+    start_of,
+)
 from taue.envs.restaurant.seed_view import (
     PERSONAS,
     Record,

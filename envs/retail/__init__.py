@@ -4,6 +4,7 @@ from pathlib import Path
 
 from taue.envs.retail.generate import generate
 from taue.envs.retail.models import Order, Product, User
+from taue.envs.retail.rules import CLOCK
 from taue.envs.retail.tools import TOOLS
 from taue.envs.runtime.domain import Domain
 
@@ -13,5 +14,6 @@ DOMAIN = Domain(
     tables=[Order, Product, User],
     tools=TOOLS,
     generate=generate,
-    clock="2024-05-15T15:00:00",
+    clock=CLOCK,
+    tracer=f"{__name__}.tracer:TRACER",
 )

@@ -13,6 +13,7 @@ from typing import Any
 from sqlmodel import SQLModel
 
 from taue.envs.retail.models import Order, Product, User
+from taue.envs.runtime.money import cents
 
 USER_COUNT = 500
 ORDER_COUNT = 1000
@@ -147,14 +148,14 @@ def _weighted(rng: random.Random, weights: dict[Any, int]) -> Any:
 def _products(rng: random.Random, ids: _Ids) -> list[Product]:
     products = []
     for name, (base, options) in CATALOGUE.items():
-        combos = [{}]
+        combos: list[dict[str, str]] = [{}]
         for option, values in options.items():
             combos = [{**combo, option: value} for combo in combos for value in values]
         chosen = rng.sample(combos, min(len(combos), rng.randint(7, 22)))
         variants = {}
         for combo in chosen:
             item_id = ids.digits("", 10)
-            price = round(base * rng.uniform(0.85, 1.25), 2)
+            price = cents(base * rng.uniform(0.85, 1.25))
             variants[item_id] = {
                 "item_id": item_id,
                 "options": combo,
@@ -197,7 +198,7 @@ def _payment_method(rng: random.Random, ids: _Ids) -> dict[str, Any]:
 
 
 def _users(rng: random.Random, ids: _Ids) -> list[User]:
-    users = []
+    users: list[User] = []
     while len(users) < USER_COUNT:
         first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
         user_id = f"{first.lower()}_{last.lower()}_{rng.randint(1000, 9999)}"
@@ -253,7 +254,7 @@ def _order(rng: random.Random, ids: _Ids, user: User, products: list[Product]) -
     items = _items(rng, products)
     status = _weighted(rng, STATUS_WEIGHTS)
     method_id = rng.choice(list(user.payment_methods))
-    amount = round(sum(item["price"] for item in items), 2)
+    amount = cents(sum(item["price"] for item in items))
     history = [{"transaction_type": "payment", "amount": amount, "payment_method_id": method_id}]
     if status == "cancelled":
         history.append({"transaction_type": "refund", "amount": amount, "payment_method_id": method_id})

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from taue.contracts.tasks import Action
-from taue.envs.retail.tools import CANCEL_REASONS
+from taue.envs.retail import rules
 from taue.envs.runtime.authoring import Rule
 
 Record = dict[str, Any]
@@ -73,22 +73,22 @@ def check_policy(view: Any, action: Action) -> list[Rule]:
 
 
 def _cancel_rules(view: Any, order: Record, args: Record) -> list[Rule]:
-    broken = [CANCEL_PENDING_ONLY] if order["status"] != "pending" else []
-    return broken + ([CANCEL_REASON] if args.get("reason") not in CANCEL_REASONS else [])
+    broken = [] if rules.is_pending(order["status"]) else [CANCEL_PENDING_ONLY]
+    return broken + ([CANCEL_REASON] if args.get("reason") not in rules.CANCEL_REASONS else [])
 
 
 def _modify_rules(view: Any, order: Record, args: Record) -> list[Rule]:
-    return [MODIFY_PENDING_ONLY] if order["status"] != "pending" else []
+    return [] if rules.is_pending(order["status"]) else [MODIFY_PENDING_ONLY]
 
 
 def _delivered_rules(view: Any, order: Record, args: Record) -> list[Rule]:
-    return [DELIVERED_ONLY] if order["status"] != "delivered" else []
+    return [] if rules.is_delivered(order["status"]) else [DELIVERED_ONLY]
 
 
 def _refund_rules(view: Any, order: Record, args: Record) -> list[Rule]:
     original = order["payment_history"][0]["payment_method_id"]
     method = args["payment_method_id"]
-    return [REFUND_TARGET] if method != original and not method.startswith("gift_card") else []
+    return [] if rules.refund_target_ok(method, lambda: original) else [REFUND_TARGET]
 
 
 def _variant_rules(view: Any, order: Record, args: Record) -> list[Rule]:
@@ -97,11 +97,11 @@ def _variant_rules(view: Any, order: Record, args: Record) -> list[Rule]:
     for old, new in zip(args["item_ids"], args["new_item_ids"], strict=False):
         item = items.get(old)
         variant = view.products[item["product_id"]]["variants"].get(new) if item else None
-        if variant is None or not variant["available"]:
+        if item is None or variant is None or not variant["available"]:
             return [SAME_PRODUCT]
         difference += variant["price"] - item["price"]
     method = view.users[order["user_id"]]["payment_methods"][args["payment_method_id"]]
-    return [GIFT_CARD_BALANCE] if method["source"] == "gift_card" and method["balance"] < difference else []
+    return [GIFT_CARD_BALANCE] if rules.gift_card_short(method, difference) else []
 
 
 def _payment_change_rules(view: Any, order: Record, args: Record) -> list[Rule]:
@@ -109,11 +109,7 @@ def _payment_change_rules(view: Any, order: Record, args: Record) -> list[Rule]:
     if len(history) != 1 or history[0]["payment_method_id"] == args["payment_method_id"]:
         return [ONE_PAYMENT]
     method = view.users[order["user_id"]]["payment_methods"][args["payment_method_id"]]
-    return (
-        [GIFT_CARD_BALANCE]
-        if method["source"] == "gift_card" and method["balance"] < history[0]["amount"]
-        else []
-    )
+    return [GIFT_CARD_BALANCE] if rules.gift_card_short(method, history[0]["amount"]) else []
 
 
 _ITEM_SWAPS = ("modify_pending_order_items", "exchange_delivered_order_items")

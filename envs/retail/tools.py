@@ -14,12 +14,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 from sqlmodel import select
 
+from taue.envs.retail import rules
 from taue.envs.retail.models import Order, Product, User
 from taue.envs.runtime.common_tools import calculate, think
 from taue.envs.runtime.database import Store
 from taue.envs.runtime.domain import ends_conversation, writes
-
-CANCEL_REASONS = ("no longer needed", "ordered by mistake")
+from taue.envs.runtime.money import cents
 
 OrderId = Annotated[str, Field(description="The order id, including the leading '#', e.g. '#W0000000'.")]
 UserId = Annotated[str, Field(description="The user id, e.g. 'jane_doe_1234'.")]
@@ -204,7 +204,7 @@ async def cancel_pending_order(
         str,
         Field(
             description="Why the order is cancelled: 'no longer needed' or 'ordered by mistake'.",
-            json_schema_extra={"enum": list(CANCEL_REASONS)},
+            json_schema_extra={"enum": list(rules.CANCEL_REASONS)},
         ),
     ],
 ) -> str:
@@ -213,9 +213,9 @@ async def cancel_pending_order(
     it came from: a gift card is credited at once, other methods within 5 to 7 business days.
     Returns the updated order."""
     order = _order(db, order_id)
-    if order.status != "pending":
+    if not rules.is_pending(order.status):
         raise ToolError("non-pending order cannot be cancelled")
-    if reason not in CANCEL_REASONS:
+    if reason not in rules.CANCEL_REASONS:
         raise ToolError("invalid reason")
     refunds = []
     owner: User | None = None
@@ -227,7 +227,7 @@ async def cancel_pending_order(
         if "gift_card" in method_id:
             owner = owner or _owner(db, order)
             method = _gift_card_method(owner, method_id)
-            method["balance"] = round(method["balance"] + payment["amount"], 2)
+            method["balance"] = cents(method["balance"] + payment["amount"], "published")
     order.status = "cancelled"
     order.cancel_reason = reason
     order.payment_history.extend(refunds)
@@ -251,7 +251,7 @@ async def modify_pending_order_address(
     """Change the shipping address of a pending order. Confirm the full new address with the user
     first. Returns the updated order."""
     order = _order(db, order_id)
-    if order.status != "pending":
+    if not rules.is_pending(order.status):
         raise ToolError("non-pending order cannot be modified")
     order.address = _address(address1, address2, city, state, country, zip)
     db.save(order)
@@ -271,13 +271,13 @@ async def modify_pending_order_items(
     or refunded to, the given payment method; a gift card must cover any extra cost. Confirm the
     items and the payment method with the user first. Returns the updated order."""
     order = _order(db, order_id)
-    if order.status != "pending":
+    if not rules.is_pending(order.status):
         raise ToolError("non-pending order cannot be modified")
     _check_item_counts(order, item_ids)
     difference = _price_difference(db, order, item_ids, new_item_ids)
     owner = _owner(db, order)
     method = _method(owner, payment_method_id)
-    if method["source"] == "gift_card" and method["balance"] < difference:
+    if rules.gift_card_short(method, difference):
         raise ToolError("insufficient gift card balance to pay for the new item")
     order.payment_history.append(
         {
@@ -287,7 +287,7 @@ async def modify_pending_order_items(
         }
     )
     if method["source"] == "gift_card":
-        method["balance"] = round(method["balance"] - difference, 2)
+        method["balance"] = cents(method["balance"] - difference, "published")
         db.save(owner)
     for item_id, new_item_id in zip(item_ids, new_item_ids, strict=True):
         item = _first_item(order, item_id)
@@ -307,7 +307,7 @@ async def modify_pending_order_payment(
     gift card at once, other methods within 5 to 7 business days). Confirm with the user first.
     Returns the updated order."""
     order = _order(db, order_id)
-    if order.status != "pending":
+    if not rules.is_pending(order.status):
         raise ToolError("non-pending order cannot be modified")
     owner = _owner(db, order)
     method = _method(owner, payment_method_id)
@@ -317,15 +317,15 @@ async def modify_pending_order_payment(
     amount, old_id = history[0]["amount"], history[0]["payment_method_id"]
     if old_id == payment_method_id:
         raise ToolError("the new payment method should be different from the current one")
-    if method["source"] == "gift_card" and method["balance"] < amount:
+    if rules.gift_card_short(method, amount):
         raise ToolError("insufficient gift card balance to pay for the order")
     history.append({"transaction_type": "payment", "amount": amount, "payment_method_id": payment_method_id})
     history.append({"transaction_type": "refund", "amount": amount, "payment_method_id": old_id})
     if method["source"] == "gift_card":
-        method["balance"] = round(method["balance"] - amount, 2)
+        method["balance"] = cents(method["balance"] - amount, "published")
     if "gift_card" in old_id:
         old_method = _gift_card_method(owner, old_id)
-        old_method["balance"] = round(old_method["balance"] + amount, 2)
+        old_method["balance"] = cents(old_method["balance"] + amount, "published")
     db.save(owner)
     db.save(order)
     return _dump(order)
@@ -370,12 +370,12 @@ async def exchange_delivered_order_items(
     extra cost. Confirm the items and the payment method with the user first. Returns the updated
     order; the user will receive instructions for sending the items back."""
     order = _order(db, order_id)
-    if not order.status.startswith("delivered"):
+    if not rules.is_delivered(order.status):
         raise ToolError("non-delivered order cannot be exchanged")
     _check_item_counts(order, item_ids)
-    difference = round(_price_difference(db, order, item_ids, new_item_ids), 2)
+    difference = cents(_price_difference(db, order, item_ids, new_item_ids), "published")
     method = _method(_owner(db, order), payment_method_id)
-    if method["source"] == "gift_card" and method["balance"] < difference:
+    if rules.gift_card_short(method, difference):
         raise ToolError("insufficient gift card balance to pay for the price difference")
     order.status = "delivered (exchange requested)"
     order.exchange_items = sorted(item_ids)
@@ -395,12 +395,11 @@ async def return_delivered_order_items(
     Confirm the items and the refund method with the user first. Returns the updated order; the user
     will receive instructions for sending the items back."""
     order = _order(db, order_id)
-    if not order.status.startswith("delivered"):
+    if not rules.is_delivered(order.status):
         raise ToolError("non-delivered order cannot be returned")
     _method(_owner(db, order), payment_method_id)
-    if (
-        "gift_card" not in payment_method_id
-        and payment_method_id != _first_entry(order.payment_history)["payment_method_id"]
+    if not rules.refund_target_ok(
+        payment_method_id, lambda: _first_entry(order.payment_history)["payment_method_id"]
     ):
         raise ToolError("payment method should be either the original payment method or a gift card")
     _check_item_counts(order, item_ids, "some item not found")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import operator
+from collections.abc import Callable
 from typing import Annotated
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -12,7 +13,7 @@ from pydantic import Field
 from taue.envs.runtime.database import Store
 
 _ALLOWED_CHARACTERS = set("0123456789+-*/(). ")
-_BINARY = {
+_BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
@@ -20,7 +21,7 @@ _BINARY = {
     ast.FloorDiv: operator.floordiv,
     ast.Pow: operator.pow,
 }
-_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_UNARY: dict[type[ast.unaryop], Callable[[float], float]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 _MAX_EXPONENT = 100
 
 

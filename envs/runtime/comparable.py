@@ -89,7 +89,7 @@ def comparable_tables(tables: list[TableRows], created: list[_Created]) -> list[
                 mapping[c.ident] = c.placeholder
             mapping.update({alias: f"{c.placeholder}~{n}" for n, alias in enumerate(c.aliases, start=1)})
     everywhere = mappings.pop(None, {})
-    scoped = {holder: _Renamer({**everywhere, **local}) for holder, local in mappings.items()}
+    scoped = {h: _Renamer({**everywhere, **local}) for h, local in mappings.items() if h is not None}
     placeholders = {(c.kind, c.ident): c.placeholder for c in created if c.holder is None}
     renamer = _Renamer(everywhere)
     return [(t.text.name, _table_text(t, renamer, scoped, placeholders)) for t in tables]

@@ -16,16 +16,17 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, partial
-from typing import Any, TypeVar
+from types import MappingProxyType
+from typing import Any, ClassVar, NamedTuple, Self, TypeVar, cast
 
 from mcp.server.mcpserver.exceptions import ToolError
-from sqlalchemy import Boolean, Integer, Text, TypeDecorator, create_engine, event
+from sqlalchemy import Boolean, Integer, Table, Text, TypeDecorator, create_engine, event, inspect
 from sqlalchemy.engine import URL, Dialect, Engine
-from sqlalchemy.orm import registry
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.util import LRUCache
@@ -61,50 +62,121 @@ class JSONText(TypeDecorator[Any]):
         return None if value is None else json.loads(value)
 
 
-def table_base(domain: str) -> type[SQLModel]:
-    """A SQLModel base class with its own metadata, so two domains may both have a `users` table.
+class Entries(NamedTuple):
+    """A `DomainTable.record_key_order` for a column that maps ids to objects: each object's keys."""
 
-    Usage in a domain's models.py: `Table = table_base("airline")`, then `class User(Table, table=True)`.
-    Rows read and write JSON records (`to_record()`, `from_record(key, record)`, for `taue db export`
-    and imported task sets); a domain with a published layout overrides them.
+    keys: tuple[str, ...]
+
+
+KeyOrder = tuple[str, ...] | Entries
+"""The published order of a JSON column's known nested keys: a tuple orders the object's keys (each
+object's, in a list); `Entries` orders each object of an id -> object map."""
+
+
+def in_key_order(value: Any, order: KeyOrder) -> Any:
+    """`value` with the known keys of its objects first, in published order; the others follow in
+    the stored (sorted) order, since a JSON column comes back with sorted keys."""
+    if isinstance(value, list):
+        return [in_key_order(item, order) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if isinstance(order, Entries):
+        return {key: in_key_order(item, order.keys) for key, item in value.items()}
+    known = {key: value[key] for key in order if key in value}
+    return {**known, **{key: item for key, item in value.items() if key not in known}}
+
+
+class DomainTable(SQLModel):
+    """Base of a domain's tables: rows read and write JSON records (`to_record()`,
+    `from_record(key, record)`), for the tools' answers, `taue db export` and imported task sets.
+
+    A domain declares its own base with its own metadata, so two domains may both have a `users`
+    table: `class AirlineTable(DomainTable, registry=registry())`, then
+    `class User(AirlineTable, table=True)`. A model describes its published record with the class
+    attributes below; by default the record is every column, in declared order.
     """
-    namespace = {"__module__": __name__, "to_record": _to_record, "from_record": classmethod(_from_record)}
-    return type(f"{domain.title()}Table", (SQLModel,), namespace, registry=registry())
+
+    __tablename__: ClassVar[str]
+    __table__: ClassVar[Table]
+
+    record_fields: ClassVar[tuple[str, ...]] = ()
+    """The record's keys in order, when they are not every column in declared order."""
+    record_has_key: ClassVar[bool] = True
+    """False when the primary key is only the published dict key (or array index), not a field."""
+    record_optional: ClassVar[frozenset[str]] = frozenset()
+    """Columns left out of the record while they hold None."""
+    record_key_order: ClassVar[Mapping[str, KeyOrder]] = MappingProxyType({})
+    """JSON column -> the published order of its nested keys (`in_key_order`)."""
+
+    def to_record(self) -> dict[str, Any]:
+        """The row as its published JSON record."""
+        record = {}
+        for name in _record_names(type(self)):
+            value = getattr(self, name)
+            if not self.record_omits(name, value):
+                record[name] = self.record_value(name, value)
+        return record
+
+    def record_omits(self, name: str, value: Any) -> bool:
+        """Whether the record leaves out column `name` holding `value`."""
+        return value is None and name in self.record_optional
+
+    def record_value(self, name: str, value: Any) -> Any:
+        """Column `name`'s value as the record shows it (its nested keys in published order)."""
+        order = self.record_key_order.get(name)
+        return value if order is None else in_key_order(value, order)
+
+    @classmethod
+    def from_record(cls, key: Any, record: dict[str, Any]) -> Self:
+        """A row from a published record and its dict key (or array index); a record with a field the
+        table lacks, or without one the table needs, does not fit (KeyError)."""
+        key_name = primary_key(cls)
+        unknown = sorted(set(record) - set(cls.model_fields))
+        required = {name for name, info in cls.model_fields.items() if info.is_required()}
+        missing = sorted(required - {*record, key_name})
+        if unknown or missing:
+            raise KeyError(f"unknown fields {unknown}" if unknown else f"missing fields {missing}")
+        return cls(**{**record, key_name: key})
 
 
-def _to_record(self: SQLModel) -> dict[str, Any]:
-    """The row as a JSON record (every column; a model overrides it for a published layout)."""
-    return self.model_dump()
+@cache
+def _record_names(model: type[DomainTable]) -> tuple[str, ...]:
+    names = model.record_fields or tuple(model.model_fields)
+    return names if model.record_has_key else tuple(n for n in names if n != primary_key(model))
 
 
-def _from_record(cls: type[SQLModel], key: Any, record: dict[str, Any]) -> SQLModel:
-    """A row from a JSON record, its key filled in from `key` when the record leaves it out; a record
-    with columns the table lacks does not fit."""
-    unknown = set(record) - set(cls.model_fields)
-    if unknown:
-        raise KeyError(f"unknown fields {sorted(unknown)}")
-    return cls(**{primary_key(cls): key, **record})
+def table_of(model: type[SQLModel]) -> Table:
+    """The table of a table model (sqlmodel's `SQLModel` does not declare `__table__`)."""
+    table = inspect(model).local_table
+    if not isinstance(table, Table):
+        raise TypeError(f"{model.__name__} is not a table model")
+    return table
+
+
+def table_name(model: type[SQLModel]) -> str:
+    return table_of(model).name
 
 
 def json_columns(model: type[SQLModel]) -> tuple[str, ...]:
     """Names of the columns of `model` stored as JSON text."""
-    return tuple(col.name for col in model.__table__.columns if isinstance(col.type, JSONText))
+    return tuple(col.name for col in table_of(model).columns if isinstance(col.type, JSONText))
 
 
 def _boolean_columns(model: type[SQLModel]) -> frozenset[str]:
-    return frozenset(col.name for col in model.__table__.columns if isinstance(col.type, Boolean))
+    return frozenset(col.name for col in table_of(model).columns if isinstance(col.type, Boolean))
 
 
+@cache
 def primary_key(model: type[SQLModel]) -> str:
     """Name of the single primary-key column of `model`."""
-    keys = [col.name for col in model.__table__.primary_key.columns]
+    keys = [col.name for col in table_of(model).primary_key.columns]
     if len(keys) != 1:
         raise TypeError(f"{model.__name__} must have exactly one primary-key column, has {keys}")
     return keys[0]
 
 
 @cache
-def _sqlite_dialect() -> tuple[Dialect, URL, Callable[[sqlite3.Connection], None]]:
+def _sqlite_dialect() -> tuple[Dialect, URL, Callable[[Any], None] | None]:
     """The process's one initialized SQLite dialect, with its URL and per-connection set-up.
 
     A dialect describes the driver, not a database, so every episode engine shares it; the compiled
@@ -118,15 +190,18 @@ def _sqlite_dialect() -> tuple[Dialect, URL, Callable[[sqlite3.Connection], None
     return template.dialect, template.url, template.dialect.on_connect()
 
 
-_COMPILED_STATEMENTS = LRUCache(4000)
+_COMPILED_STATEMENTS: LRUCache[Any, Any] = LRUCache(4000)
 """Compiled SQL of every episode engine of the process (keys include the dialect and the statement)."""
 
 
 def _engine_over(connection: sqlite3.Connection) -> Engine:
     dialect, url, on_connect = _sqlite_dialect()
-    on_connect(connection)
+    if on_connect is not None:
+        on_connect(connection)
+    # typeshed's sqlite3.Connection.cursor() is narrower than SQLAlchemy's DBAPI protocol
+    dbapi_connection = cast(DBAPIConnection, connection)
     engine = Engine(
-        StaticPool(lambda: connection, dialect=dialect),
+        StaticPool(lambda: dbapi_connection, dialect=dialect),
         dialect,
         url,
         query_cache_size=0,
@@ -148,9 +223,9 @@ class TableText:
     """Renders rows of one table as canonical JSON objects, straight from the stored values."""
 
     def __init__(self, model: type[SQLModel]) -> None:
-        self.name = model.__tablename__
+        self.name = table_name(model)
         self.key = primary_key(model)
-        self.columns = sorted(col.name for col in model.__table__.columns)
+        self.columns = sorted(col.name for col in table_of(model).columns)
         self._json = set(json_columns(model))
         self._bool = _boolean_columns(model)
         self._prefixes = [canonical_json(name) + ":" for name in self.columns]
@@ -202,17 +277,17 @@ class SeedImage:
     """
 
     def __init__(self, tables: Iterable[type[SQLModel]], rows: Iterable[SQLModel]) -> None:
-        self.tables: tuple[type[SQLModel], ...] = tuple(sorted(tables, key=lambda m: m.__tablename__))
+        self.tables: tuple[type[SQLModel], ...] = tuple(sorted(tables, key=table_name))
         self._connection = _new_connection()
         engine = _engine_over(self._connection)
         for model in self.tables:
-            model.__table__.create(engine)
+            table_of(model).create(engine)
         with Session(engine) as session:
             session.add_all(list(rows))
             session.commit()
         self._connection.execute("VACUUM")
         self._image = self._connection.serialize()
-        self.texts = {model.__tablename__: TableText(model) for model in self.tables}
+        self.texts = {table_name(model): TableText(model) for model in self.tables}
         self.row_texts = {name: text.rows(self._connection) for name, text in self.texts.items()}
         self.table_texts = {
             name: "[" + ",".join(rows.values()) + "]" for name, rows in self.row_texts.items()
@@ -282,7 +357,7 @@ class EpisodeDatabase:
 
     def note_writes(self, session: Session) -> None:
         for row in (*session.new, *session.dirty, *session.deleted):
-            table = type(row).__tablename__
+            table = table_name(type(row))
             self.written.setdefault(table, set()).add(getattr(row, self.seed.texts[table].key))
 
     def canonical_state(self) -> str:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable
-from functools import cache
-from importlib.metadata import entry_points
+from functools import cache, partial
+from importlib.metadata import EntryPoint, entry_points
 
 import taue.envs as envs_package
 from taue.envs.runtime.domain import Domain
@@ -34,15 +34,19 @@ class DomainRegistrationError(Exception):
 def _registry() -> dict[str, Callable[[], Domain]]:
     found: dict[str, Callable[[], Domain]] = {}
     for entry in entry_points(group=ENTRY_POINT_GROUP):
-        where = f"entry point {entry.value!r} (group {ENTRY_POINT_GROUP})"
-        found[entry.name] = lambda entry=entry, where=where: _domain_of(entry.load(), where)
+        found[entry.name] = partial(_load_entry_point, entry)
     for module in pkgutil.iter_modules(envs_package.__path__):
         if module.ispkg and module.name not in NOT_DOMAINS:
-            where = f"folder envs/{module.name}"
-            found[module.name] = lambda name=module.name, where=where: _domain_of(
-                importlib.import_module(f"taue.envs.{name}"), where
-            )
+            found[module.name] = partial(_load_folder, module.name)
     return found
+
+
+def _load_entry_point(entry: EntryPoint) -> Domain:
+    return _domain_of(entry.load(), f"entry point {entry.value!r} (group {ENTRY_POINT_GROUP})")
+
+
+def _load_folder(name: str) -> Domain:
+    return _domain_of(importlib.import_module(f"taue.envs.{name}"), f"folder envs/{name}")
 
 
 def _domain_of(loaded: object, where: str) -> Domain:

@@ -21,6 +21,8 @@ from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.limits import bounded_error
 
 _store: ContextVar[Store] = ContextVar("taue_store")
+_OUTSIDE_REQUESTS: Context = Context()
+"""The context of a call made outside an MCP request (the ground-truth replay); tools never read it."""
 
 
 def current_store() -> Store:
@@ -48,7 +50,7 @@ async def execute(
     with db.transaction() as store:
         token = _store.set(store)
         try:
-            result = await tool.run(arguments, context, convert_result=True)
+            result = await tool.run(arguments, context or _OUTSIDE_REQUESTS, convert_result=True)
         finally:
             _store.reset(token)
     return result

@@ -190,8 +190,6 @@ class DomainServer:
                 timeout_keep_alive=KEEP_ALIVE_S,
             )
             server = PromptServer(config)
-            # attr-defined: uvicorn 0.55 has no such method (it uses capture_signals): a plain attribute
-            server.install_signal_handlers = lambda: None  # type: ignore[attr-defined]
             self._servers.append(server)
             self._tasks.append(asyncio.create_task(server.serve(sockets=[sock])))
         while not all(server.started for server in self._servers):

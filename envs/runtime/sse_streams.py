@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 from starlette.types import Message, Receive, Send
 
@@ -48,8 +49,8 @@ class StreamWatch:
                 self._pending = asyncio.ensure_future(self._receive())
             closing = asyncio.ensure_future(self.closed.wait())
             try:
-                first = asyncio.FIRST_COMPLETED
-                await asyncio.wait({self._pending, closing}, timeout=remaining, return_when=first)
+                waiting: set[asyncio.Future[Any]] = {self._pending, closing}
+                await asyncio.wait(waiting, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
             finally:
                 closing.cancel()
             if self._pending.done():

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import SQLModel
 
+from taue.envs.runtime.money import cents
 from taue.envs.school.catalog import (
     ADVISORS,
     BANKS,
@@ -45,8 +46,8 @@ from taue.envs.school.rules import (
     GRADE_POINTS,
     PASSING_FOR_PREREQUISITE,
     PAST_TERMS,
+    TODAY,
     TUITION_PER_CREDIT,
-    cents,
     invoice_status,
     session_dates,
     shift,
@@ -222,7 +223,9 @@ def _number(code: str) -> int:
 
 
 def _past_terms(state: _Seed, student: Student) -> set[str]:
-    rng, passed, taken = state.rng, set(), set()
+    rng = state.rng
+    passed: set[str] = set()
+    taken: set[str] = set()
     terms = [t for t in PAST_TERMS if t >= student.entry_term and student.entry_term != CURRENT_TERM]
     points: list[tuple[float, int]] = []
     for term in terms:
@@ -288,7 +291,7 @@ def _current_term(state: _Seed, student: Student, passed: set[str]) -> None:
         courses.add(course.course_code)
         tuition = cents(course.credits * TUITION_PER_CREDIT[student.level])
         registered = shift(min(section.start_date, "2025-09-20"), -rng.randint(3, 60))
-        dropped = rng.random() < 0.08 and section.drop_deadline < "2025-09-24"
+        dropped = rng.random() < 0.08 and section.drop_deadline < TODAY
         state.rows.append(
             Enrollment(
                 enrollment_id=state.counters.next("enrollment", "EN"),

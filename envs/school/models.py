@@ -10,21 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.orm import registry
 from sqlmodel import Field
 
-from taue.envs.runtime.database import JSONText, table_base
-
-SchoolTable = table_base("school")
+from taue.envs.runtime.database import DomainTable, JSONText
 
 
-class _Record:
-    def to_record(self) -> dict[str, Any]:
-        # Field order, not model_dump()'s: a table model's dump follows SQLAlchemy's column set,
-        # whose order differs between processes, and tool outputs must be the same in every run.
-        return {name: getattr(self, name) for name in type(self).model_fields}  # type: ignore[attr-defined]
+class SchoolTable(DomainTable, registry=registry()):
+    """Base of the school tables (a record is every column, in declared order)."""
 
 
-class Student(_Record, SchoolTable, table=True):
+class Student(SchoolTable, table=True):
     """A student: identity, programme, academic standing, holds, payment methods and invoices."""
 
     __tablename__ = "students"
@@ -48,7 +44,7 @@ class Student(_Record, SchoolTable, table=True):
     invoice_ids: list[str] = Field(default_factory=list, sa_type=JSONText)
 
 
-class Course(_Record, SchoolTable, table=True):
+class Course(SchoolTable, table=True):
     """A catalogue course: credits and the courses that must be passed first."""
 
     __tablename__ = "courses"
@@ -61,7 +57,7 @@ class Course(_Record, SchoolTable, table=True):
     prerequisites: list[str] = Field(default_factory=list, sa_type=JSONText)
 
 
-class Section(_Record, SchoolTable, table=True):
+class Section(SchoolTable, table=True):
     """A section of a course in the current term, with its session's dates and deadlines."""
 
     __tablename__ = "sections"
@@ -86,7 +82,7 @@ class Section(_Record, SchoolTable, table=True):
     """Last day any drop is possible."""
 
 
-class Enrollment(_Record, SchoolTable, table=True):
+class Enrollment(SchoolTable, table=True):
     """A student's place in a section: 'enrolled', 'dropped', 'withdrawn' (late drop, grade W) or
     'completed' (a past term, with its grade)."""
 
@@ -105,7 +101,7 @@ class Enrollment(_Record, SchoolTable, table=True):
     tuition: float
 
 
-class Invoice(_Record, SchoolTable, table=True):
+class Invoice(SchoolTable, table=True):
     """A term's bill: charge and credit lines, what was paid (net of refunds) and the balance.
     A negative balance is a credit owed to the student."""
 
@@ -123,7 +119,7 @@ class Invoice(_Record, SchoolTable, table=True):
     """'open', 'overdue', 'paid' or 'credit'."""
 
 
-class Payment(_Record, SchoolTable, table=True):
+class Payment(SchoolTable, table=True):
     """Money in ('payment', positive) or out ('refund', negative) on an invoice."""
 
     __tablename__ = "payments"
@@ -137,7 +133,7 @@ class Payment(_Record, SchoolTable, table=True):
     date: str
 
 
-class TranscriptRequest(_Record, SchoolTable, table=True):
+class TranscriptRequest(SchoolTable, table=True):
     """An official transcript order and the fee paid for it."""
 
     __tablename__ = "transcript_requests"
@@ -153,4 +149,4 @@ class TranscriptRequest(_Record, SchoolTable, table=True):
     requested_on: str
 
 
-TABLES = [Course, Enrollment, Invoice, Payment, Section, Student, TranscriptRequest]
+TABLES: list[type[SchoolTable]] = [Course, Enrollment, Invoice, Payment, Section, Student, TranscriptRequest]

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from typing import Any
 
 CLOCK = "2025-09-24T10:00:00"
-TODAY = "2025-09-24"
+TODAY = CLOCK[:10]
 CURRENT_TERM = "2025FA"
 PAST_TERMS = ("2024FA", "2025SP", "2025SU")
 TERM_NAMES = {"2024FA": "Fall 2024", "2025SP": "Spring 2025", "2025SU": "Summer 2025", "2025FA": "Fall 2025"}
@@ -74,10 +74,6 @@ def drop_terms(section: dict[str, Any], today: str = TODAY) -> tuple[float, floa
     if today <= section["withdraw_deadline"]:
         return 0.0, LATE_DROP_FEE, "withdrawn"
     return None
-
-
-def cents(value: float) -> float:
-    return round(value + 0.0, 2)
 
 
 def invoice_status(balance: float, due_date: str, today: str = TODAY) -> str:

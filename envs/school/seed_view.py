@@ -10,6 +10,7 @@ from typing import Any
 
 from taue.contracts.tasks import Action
 from taue.envs.runtime.authoring import Customer, Lookups
+from taue.envs.runtime.database import DomainTable
 from taue.envs.school import models as m
 from taue.envs.school.generate import generate
 from taue.envs.school.reads import gpa
@@ -113,7 +114,7 @@ class View:
 def load(seed: int) -> View:
     rows = generate(seed)
 
-    def table(model: type, key: str) -> dict[str, Record]:
+    def table(model: type[DomainTable], key: str) -> dict[str, Record]:
         return {getattr(r, key): r.to_record() for r in rows if isinstance(r, model)}
 
     return View(

@@ -12,6 +12,7 @@ from pydantic import Field
 from taue.envs.runtime.common_tools import calculate, think
 from taue.envs.runtime.database import Store
 from taue.envs.runtime.domain import ends_conversation, writes
+from taue.envs.runtime.money import cents
 from taue.envs.school.models import Course, Enrollment, Invoice, Payment, Section, Student, TranscriptRequest
 from taue.envs.school.reads import (
     InvoiceId,
@@ -44,7 +45,6 @@ from taue.envs.school.rules import (
     TRANSCRIPT_FEE,
     TUITION_PER_CREDIT,
     blocking,
-    cents,
     credit_limit,
     drop_terms,
     invoice_status,

@@ -114,7 +114,8 @@ def _missing_prerequisite(view: View, customer: Customer, code: str) -> tuple[st
 
 def register_missing_prerequisite(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     taking = {e["course_code"] for e in view.current(customer.id)} | view.passed(customer.id)
-    near, other = [], []
+    near: list[tuple[dict[str, Any], tuple[str, str]]] = []
+    other: list[tuple[dict[str, Any], tuple[str, str]]] = []
     for section in sorted(view.sections.values(), key=lambda s: s["section_id"]):
         code = section["course_code"]
         if not view.open_to_adds(section) or view.seats_left(section) <= 0 or code in taking:

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from taue.envs.runtime.database import primary_key, table_name
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.domain import Domain
 from taue.envs.task_sets.loader import table_models
@@ -28,8 +29,10 @@ def layouts(domain: Domain) -> Layout:
         return dict(read_info(domain.folder).tables)
     shapes = {}
     for model in domain.tables:
-        arrays = getattr(importlib.import_module(model.__module__), "ARRAY_TABLES", frozenset())
-        shapes[model.__tablename__] = "array" if model.__tablename__ in arrays else "object"
+        name = table_name(model)
+        module = importlib.import_module(model.__module__)
+        arrays: frozenset[str] = getattr(module, "ARRAY_TABLES", frozenset())
+        shapes[name] = "array" if name in arrays else "object"
     return shapes
 
 
@@ -42,17 +45,13 @@ def published_tables(domain: Domain, state: dict[str, list[dict[str, Any]]]) -> 
         raise TaskSetError(f"the state has no tables {missing} of the {domain.base} domain")
     files: dict[str, Any] = {}
     for name, model in sorted(models.items()):
-        records = [(row[_key(model)], model(**row).to_record()) for row in state[name]]  # type: ignore[attr-defined]
+        key = primary_key(model)
+        records = [(row[key], model(**row).to_record()) for row in state[name]]
         if shapes.get(name, "object") == "array":
             files[name] = [record for _, record in records]
         else:
             files[name] = dict(records)
     return files
-
-
-def _key(model: type) -> str:
-    keys = [column.name for column in model.__table__.primary_key.columns]  # type: ignore[attr-defined]
-    return keys[0]
 
 
 def seed_state(domain: Domain) -> dict[str, list[dict[str, Any]]]:

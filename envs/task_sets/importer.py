@@ -169,10 +169,10 @@ def map_emotion(task: PublishedTask, text: str | None) -> tuple[Emotion | None, 
         return None, None, [f"{reason}: imported without an emotion condition"]
     emotion = Emotion(
         family=family,
-        emotion=leaf,  # type: ignore[arg-type]
-        politeness=task.dimension_politeness,  # type: ignore[arg-type]
-        urgency=task.dimension_urgency,  # type: ignore[arg-type]
-        trust=task.dimension_trust_in_agent,  # type: ignore[arg-type]
+        emotion=leaf,
+        politeness=task.dimension_politeness,
+        urgency=task.dimension_urgency,
+        trust=task.dimension_trust_in_agent,
         instruction=text
         or f"You feel {leaf}. Your tone is {task.dimension_politeness}, your urgency "
         f"{task.dimension_urgency}, and you are {task.dimension_trust_in_agent} toward the agent.",
@@ -312,12 +312,12 @@ async def import_task_set(
         info = TaskSetInfo(
             name=name,
             base_domain=base.name,
-            source=source.kind,  # type: ignore[arg-type]
+            source=source.kind,
             split=split,
             created_from=str(source.root),
             task_files=[source.relative(source.tasks)]
             + ([source.relative(source.neutral)] if neutral is not None and source.neutral else []),
-            tables=layouts,  # type: ignore[arg-type]
+            tables=layouts,
             tasks=len(tasks),
             emotional=sum(1 for t in tasks if t.emotion is not None),
             neutral_twins=sum(1 for t in tasks if t.neutral_twin_of is not None),

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import SQLModel
 
+from taue.envs.runtime.database import DomainTable
 from taue.envs.runtime.domain import Domain
 from taue.envs.task_sets.published import check_size
 from taue.envs.task_sets.storage import (
@@ -32,12 +33,17 @@ MAX_DB_FILE_BYTES = 512 * 1024 * 1024
 _cache: dict[tuple[str, int], Domain] = {}
 
 
-def table_models(base: Domain) -> dict[str, type[SQLModel]]:
-    """Table name -> model of a domain."""
-    return {model.__tablename__: model for model in base.tables}
+def table_models(base: Domain) -> dict[str, type[DomainTable]]:
+    """Table name -> model of a domain (each one reads and writes the published records)."""
+    models = {}
+    for model in base.tables:
+        if not issubclass(model, DomainTable):
+            raise TaskSetError(f"table {model.__name__} of the {base.name} domain has no published records")
+        models[model.__tablename__] = model
+    return models
 
 
-def read_table(path: Path, model: type[SQLModel]) -> tuple[list[SQLModel], str]:
+def read_table(path: Path, model: type[DomainTable]) -> tuple[list[SQLModel], str]:
     """The rows of one published table file and its layout: "object" (keyed) or "array"."""
     check_size(path, MAX_DB_FILE_BYTES)
     try:
@@ -51,10 +57,10 @@ def read_table(path: Path, model: type[SQLModel]) -> tuple[list[SQLModel], str]:
         items, layout = list(enumerate(data)), "array"
     else:
         raise TaskSetError(f"{path}: expected a JSON object or array, found {type(data).__name__}")
-    rows = []
+    rows: list[SQLModel] = []
     for key, record in items:
         try:
-            rows.append(model.from_record(key, record))  # type: ignore[attr-defined]
+            rows.append(model.from_record(key, record))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise TaskSetError(
                 f"{path}: record {key!r} does not fit table {model.__tablename__!r}: "
@@ -63,7 +69,7 @@ def read_table(path: Path, model: type[SQLModel]) -> tuple[list[SQLModel], str]:
     return rows, layout
 
 
-def seed_rows(db_folder: Path, tables: dict[str, type[SQLModel]], seed: int = 0) -> list[SQLModel]:
+def seed_rows(db_folder: Path, tables: dict[str, type[DomainTable]], seed: int = 0) -> list[SQLModel]:
     """Every row of a task set's database (the seed is ignored: the database is fixed)."""
     rows: list[SQLModel] = []
     for name, model in sorted(tables.items()):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from pydantic import ValidationError
 
@@ -127,8 +127,9 @@ class _Reader:
             return [self.value(element, depth + 1) for element in node.elts]
         if isinstance(node, ast.Dict):
             return self.mapping(node, depth)
-        if _is_join(node):
-            return self.join(node)
+        joined = _join_parts(node)
+        if joined is not None:
+            return self.join(node, *joined)
         raise self.reject(node)
 
     def constant(self, node: ast.Constant) -> Any:
@@ -151,28 +152,27 @@ class _Reader:
             result[self.constant(key)] = self.value(value, depth + 1)
         return result
 
-    def join(self, node: ast.Call) -> str:
-        separator = self.constant(node.func.value)  # type: ignore[attr-defined]
-        parts = [self.constant(element) for element in node.args[0].elts]  # type: ignore[attr-defined]
-        text = separator.join(parts)
+    def join(self, node: ast.expr, separator: ast.Constant, parts: list[ast.Constant]) -> str:
+        text = self.constant(separator).join(self.constant(part) for part in parts)
         if len(text) > MAX_STRING_CHARS:
             raise self.fail(node, f"a string of {len(text)} characters (limit {MAX_STRING_CHARS})")
         return text
 
 
-def _is_join(node: ast.expr) -> bool:
-    """`'<sep>'.join((<string literals>))` with string constants only."""
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "join"
-        and isinstance(node.func.value, ast.Constant)
-        and isinstance(node.func.value.value, str)
-        and len(node.args) == 1
-        and not node.keywords
-        and isinstance(node.args[0], ast.Tuple | ast.List)
-        and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.args[0].elts)
-    )
+def _join_parts(node: ast.expr) -> tuple[ast.Constant, list[ast.Constant]] | None:
+    """The separator and parts of `'<sep>'.join((<string literals>))`, or None for anything else."""
+    if not isinstance(node, ast.Call) or len(node.args) != 1 or node.keywords:
+        return None
+    func, sequence = node.func, node.args[0]
+    if not (isinstance(func, ast.Attribute) and func.attr == "join" and _is_text(func.value)):
+        return None
+    if not isinstance(sequence, ast.Tuple | ast.List) or not all(_is_text(e) for e in sequence.elts):
+        return None
+    return func.value, [e for e in sequence.elts if isinstance(e, ast.Constant)]
+
+
+def _is_text(node: ast.expr) -> TypeGuard[ast.Constant]:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _parse(path: Path) -> ast.Module:

@@ -9,6 +9,7 @@ from pathlib import Path
 from taue.envs.runtime.domain import Domain
 from taue.envs.telecom.generate import generate
 from taue.envs.telecom.models import TABLES
+from taue.envs.telecom.rules import CLOCK
 from taue.envs.telecom.tools import TOOLS
 
 DOMAIN = Domain(
@@ -17,5 +18,6 @@ DOMAIN = Domain(
     tables=TABLES,
     tools=TOOLS,
     generate=generate,
-    clock="2025-09-18T10:00:00",
+    clock=CLOCK,
+    tracer=f"{__name__}.tracer:TRACER",
 )

@@ -11,18 +11,20 @@ bills in the month after.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
 from sqlmodel import SQLModel
 
+from taue.envs.runtime.money import cents
+from taue.envs.telecom import rules
 from taue.envs.telecom.models import Billing, Customer, Device, Service, SupportTicket
+from taue.envs.telecom.rules import SENIOR_BORN_BY
 
-TODAY = date(2025, 9, 18)
+TODAY = date.fromisoformat(rules.TODAY)
 CUSTOMER_COUNT = 500
 TICKET_COUNT = 240
-SENIOR_BORN_BY = "1960-09-18"
-"""Customers born on or before this day are 65 or older on the clock's day."""
 
 # service id | display name | category | monthly price
 _SERVICE_TABLE = """
@@ -105,7 +107,7 @@ CITIES = (
 PAYMENT_METHODS = ("credit_card", "auto_pay_credit_card", "bank_transfer", "auto_pay_bank", "invoice")
 
 
-def _pick_weighted(rng: random.Random, weights: dict[str, float]) -> str:
+def _pick_weighted(rng: random.Random, weights: Mapping[str, float]) -> str:
     return rng.choices(list(weights), weights=list(weights.values()))[0]
 
 
@@ -194,7 +196,7 @@ def _fees(
     if "mobile_senior" in services:
         fees["senior_discount"] = -5.0
     base = sum(SERVICES[sid][2] for sid in services) + sum(fees.values())
-    fees["taxes_fees"] = round(base * rng.uniform(0.06, 0.1), 2)
+    fees["taxes_fees"] = cents(base * rng.uniform(0.06, 0.1))
     if late:
         fees["late_fee"] = 15.0
     return fees
@@ -272,7 +274,7 @@ def _bill(
     late = rng.random() < 0.1
     charges = {sid: SERVICES[sid][2] for sid in customer.services}
     charges.update(_fees(rng, customer.services, customer.devices, late))
-    total = round(sum(charges.values()), 2)
+    total = cents(sum(charges.values()))
     bill_day = rng.randint(1, 28)
     last_paid = (
         TODAY.replace(day=bill_day)
@@ -288,7 +290,7 @@ def _bill(
     return Billing(
         customer_id=customer.customer_id,
         account_number=account_number,
-        current_balance=round(total * rng.uniform(0.25, 1.0), 2) if late else 0.0,
+        current_balance=cents(total * rng.uniform(0.25, 1.0)) if late else 0.0,
         last_payment={
             "amount": total,
             "date": history[0]["date"],

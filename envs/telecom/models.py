@@ -13,38 +13,13 @@ puts the known keys of nested objects back in published order.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
+from sqlalchemy.orm import registry
 from sqlmodel import Field
 
-from taue.envs.runtime.database import JSONText, table_base
-
-TelecomTable = table_base("telecom")
-
-CUSTOMER_FIELDS = (
-    "customer_id",
-    "name",
-    "demographics",
-    "address",
-    "account",
-    "services",
-    "devices",
-    "billing_preferences",
-)
-SERVICE_FIELDS = ("service_id", "name", "category", "price")
-DEVICE_FIELDS = ("category", "manufacturer", "model")
-BILLING_FIELDS = (
-    "customer_id",
-    "account_number",
-    "current_balance",
-    "last_payment",
-    "next_bill_date",
-    "monthly_charges",
-    "payment_history",
-    "auto_pay",
-    "paperless",
-)
-TICKET_FIELDS = ("ticket_id", "customer_id", "status", "priority")
+from taue.envs.runtime.database import DomainTable, JSONText
 
 NAME_KEYS = ("first_name", "last_name")
 DEMOGRAPHICS_KEYS = ("date_of_birth", "phone", "email")
@@ -56,14 +31,9 @@ LAST_PAYMENT_KEYS = ("amount", "date", "method", "status")
 HISTORY_KEYS = ("date", "amount", "status")
 
 
-def ordered(value: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-    """`value` with its known keys first, in published order (JSON columns come back key-sorted)."""
-    known = {key: value[key] for key in keys if key in value}
-    return {**known, **{key: item for key, item in value.items() if key not in known}}
-
-
-def _pick(row: Any, names: tuple[str, ...]) -> dict[str, Any]:
-    return {name: getattr(row, name) for name in names}
+class TelecomTable(DomainTable, registry=registry()):
+    """Base of the telecom tables: a record is every column in declared order, optional ones only
+    once set, nested objects with their known keys in published order."""
 
 
 class Customer(TelecomTable, table=True):
@@ -84,24 +54,19 @@ class Customer(TelecomTable, table=True):
     devices: list[dict[str, Any]] = Field(sa_type=JSONText)
     billing_preferences: dict[str, Any] = Field(sa_type=JSONText)
 
+    record_key_order = MappingProxyType(
+        {
+            "name": NAME_KEYS,
+            "demographics": DEMOGRAPHICS_KEYS,
+            "address": ADDRESS_KEYS,
+            "account": ACCOUNT_KEYS,
+            "devices": DEVICE_KEYS,
+            "billing_preferences": PREFERENCE_KEYS,
+        }
+    )
+
     def ordered_devices(self) -> list[dict[str, Any]]:
-        return [ordered(device, DEVICE_KEYS) for device in self.devices]
-
-    def to_record(self) -> dict[str, Any]:
-        record = _pick(self, CUSTOMER_FIELDS)
-        record["name"] = ordered(self.name, NAME_KEYS)
-        record["demographics"] = ordered(self.demographics, DEMOGRAPHICS_KEYS)
-        record["address"] = ordered(self.address, ADDRESS_KEYS)
-        record["account"] = ordered(self.account, ACCOUNT_KEYS)
-        record["devices"] = self.ordered_devices()
-        record["billing_preferences"] = ordered(self.billing_preferences, PREFERENCE_KEYS)
-        return record
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> Customer:
-        return cls(
-            **{name: record[name] for name in CUSTOMER_FIELDS if name != "customer_id"}, customer_id=key
-        )
+        return self.record_value("devices", self.devices)
 
 
 class Service(TelecomTable, table=True):
@@ -114,13 +79,6 @@ class Service(TelecomTable, table=True):
     category: str
     price: int | float = Field(sa_type=JSONText)
 
-    def to_record(self) -> dict[str, Any]:
-        return _pick(self, SERVICE_FIELDS)
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> Service:
-        return cls(service_id=key, name=record["name"], category=record["category"], price=record["price"])
-
 
 class Device(TelecomTable, table=True):
     """A device model of the catalogue (`devices` table), keyed by the name customers see.
@@ -129,18 +87,12 @@ class Device(TelecomTable, table=True):
     """
 
     __tablename__ = "devices"
+    record_has_key = False
 
     device_name: str = Field(primary_key=True)
     category: str
     manufacturer: str
     model: str
-
-    def to_record(self) -> dict[str, Any]:
-        return _pick(self, DEVICE_FIELDS)
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> Device:
-        return cls(device_name=key, **{name: record[name] for name in DEVICE_FIELDS})
 
 
 class Billing(TelecomTable, table=True):
@@ -164,18 +116,8 @@ class Billing(TelecomTable, table=True):
     paperless: bool
     billing_cycle: str | None = None
 
-    def to_record(self) -> dict[str, Any]:
-        record = _pick(self, BILLING_FIELDS)
-        record["last_payment"] = ordered(self.last_payment, LAST_PAYMENT_KEYS)
-        record["payment_history"] = [ordered(entry, HISTORY_KEYS) for entry in self.payment_history]
-        if self.billing_cycle is not None:
-            record["billing_cycle"] = self.billing_cycle
-        return record
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> Billing:
-        fields = {name: record[name] for name in BILLING_FIELDS if name != "customer_id"}
-        return cls(**fields, customer_id=key, billing_cycle=record.get("billing_cycle"))
+    record_optional = frozenset({"billing_cycle"})
+    record_key_order = MappingProxyType({"last_payment": LAST_PAYMENT_KEYS, "payment_history": HISTORY_KEYS})
 
 
 class SupportTicket(TelecomTable, table=True):
@@ -192,16 +134,7 @@ class SupportTicket(TelecomTable, table=True):
     priority: str
     category: str | None = None
 
-    def to_record(self) -> dict[str, Any]:
-        record = _pick(self, TICKET_FIELDS)
-        if self.category is not None:
-            record["category"] = self.category
-        return record
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> SupportTicket:
-        fields = {name: record[name] for name in TICKET_FIELDS if name != "ticket_id"}
-        return cls(**fields, ticket_id=key, category=record.get("category"))
+    record_optional = frozenset({"category"})
 
 
 TABLES = (Billing, Customer, Device, Service, SupportTicket)

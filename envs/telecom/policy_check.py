@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from taue.contracts.tasks import Action
 from taue.envs.runtime.authoring import Rule
-from taue.envs.telecom.seed_view import CYCLES, METHODS, STATUSES, TODAY, Record, TelecomView
-from taue.envs.telecom.tools import TICKET_CATEGORIES, TICKET_PRIORITIES
+from taue.envs.telecom import rules
+from taue.envs.telecom.seed_view import Record, TelecomView
 
 # --------------------------------------------------------------------------------------- policy rules
 
@@ -40,7 +40,9 @@ PAYMENT_METHOD = Rule(
     ("credit card or bank transfer", "credit card or a bank transfer", "credit_card or bank_transfer"),
 )
 PAYMENT_DATE = Rule(
-    "payment-dated-today", "A payment is dated today.", ("dated today", "today's date", "dated 2025-09-18")
+    "payment-dated-today",
+    "A payment is dated today.",
+    ("dated today", "today's date", f"dated {rules.TODAY}"),
 )
 PAYMENT_AMOUNT = Rule("payment-amount", "A payment is a positive amount no larger than the balance.", ())
 
@@ -61,7 +63,7 @@ def _service_rules(view: TelecomView, customer: Record | None, args: Record) -> 
     held = customer["services"] if customer else []
     if args.get("action") != "add":
         return [] if args.get("action") == "remove" and service_id in held else [KNOWN_SERVICE]
-    if service_id not in view.services or service_id in held:
+    if customer is None or service_id not in view.services or service_id in held:
         return [KNOWN_SERVICE]
     broken = []
     if service_id == "mobile_senior" and not view.senior(customer["customer_id"]):
@@ -77,7 +79,7 @@ def _device_rules(view: TelecomView, customer: Record | None, args: Record) -> l
 
 
 def _new_ticket_rules(view: TelecomView, customer: Record | None, args: Record) -> list[Rule]:
-    ok = args.get("category") in TICKET_CATEGORIES and args.get("priority") in TICKET_PRIORITIES
+    ok = rules.ticket_fields_ok(args.get("category", ""), args.get("priority", ""))
     urgent = args.get("priority") == "urgent" and args.get("category") != "security"
     if urgent and not (customer and view.business(customer["customer_id"])):
         return [URGENT_TICKET]
@@ -85,17 +87,17 @@ def _new_ticket_rules(view: TelecomView, customer: Record | None, args: Record) 
 
 
 def _ticket_change_rules(view: TelecomView, customer: Record | None, args: Record) -> list[Rule]:
-    ok = args.get("status") in STATUSES and args.get("priority") in TICKET_PRIORITIES
+    ok = args.get("status") in rules.TICKET_STATUSES and args.get("priority") in rules.TICKET_PRIORITIES
     return [] if ok and args.get("ticket_id") in view.tickets else [TICKET_FIELDS]
 
 
 def _billing_rules(view: TelecomView, customer: Record | None, args: Record) -> list[Rule]:
-    return [] if args.get("billing_cycle") in CYCLES else [BILLING_CYCLE]
+    return [] if args.get("billing_cycle") in rules.BILLING_CYCLES else [BILLING_CYCLE]
 
 
 def _payment_rules(view: TelecomView, customer: Record | None, args: Record) -> list[Rule]:
-    broken = [] if args.get("method") in METHODS else [PAYMENT_METHOD]
-    if args.get("date") != TODAY:
+    broken = [] if args.get("method") in rules.PAYMENT_METHODS else [PAYMENT_METHOD]
+    if args.get("date") != rules.TODAY:
         broken.append(PAYMENT_DATE)
     balance = view.billing[customer["customer_id"]]["current_balance"] if customer else 0
     if not 0 < float(args.get("amount", 0)) <= balance:

@@ -10,12 +10,11 @@ from typing import Any
 from taue.contracts.tasks import Action
 from taue.envs.runtime.authoring import Customer, Lookups
 from taue.envs.telecom import models
-from taue.envs.telecom.generate import SENIOR_BORN_BY, generate
+from taue.envs.telecom.generate import generate
+from taue.envs.telecom.rules import SENIOR_BORN_BY
 
 Record = dict[str, Any]
 
-TODAY = "2025-09-18"
-CYCLES = ("monthly", "quarterly", "annual")
 ADVERBS = {"monthly": "monthly", "quarterly": "quarterly", "annual": "annually"}
 BILLING_WORDS = {
     ("paperless", True): "paperless bills from now on",
@@ -23,8 +22,6 @@ BILLING_WORDS = {
     ("auto_pay", True): "automatic payments turned on",
     ("auto_pay", False): "automatic payments turned off",
 }
-METHODS = ("credit_card", "bank_transfer")
-STATUSES = ("open", "in_progress", "resolved", "closed")
 METHOD_WORDS = {"credit_card": "credit card", "bank_transfer": "bank transfer"}
 ISSUE_WORDS = {
     "no_service": "has no service at all",

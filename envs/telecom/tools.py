@@ -18,15 +18,15 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, WithJsonSchema
-from sqlmodel import func, select
+from sqlmodel import col, func, select
 
 from taue.envs.runtime.common_tools import calculate, think
 from taue.envs.runtime.database import Store
 from taue.envs.runtime.domain import writes
+from taue.envs.runtime.money import cents
 from taue.envs.telecom.models import Billing, Customer, Device, Service, SupportTicket
+from taue.envs.telecom.rules import TICKET_CATEGORIES, TICKET_PRIORITIES
 
-TICKET_CATEGORIES = ("mobile", "internet", "tv", "billing", "account", "device", "security", "phone")
-TICKET_PRIORITIES = ("low", "medium", "high", "urgent")
 ISSUES = ("no_service", "slow_speeds", "battery_drain")
 
 CustomerId = Annotated[str, Field(description="The customer's id, e.g. 'maya_okafor_1234'.")]
@@ -303,7 +303,8 @@ async def manage_service(
     device ids that were on the old one. Confirm with the customer before adding or removing."""
     customer = _customer(db, customer_id)
     if action == "list":
-        rows = {row.service_id: row for row in db.scan(Service, Service.service_id.in_(customer.services))}
+        held = db.scan(Service, col(Service.service_id).in_(customer.services))
+        rows = {row.service_id: row for row in held}
         listed = [rows[sid].to_record() for sid in customer.services if sid in rows]
         return _dump({"customer_id": customer_id, "services": listed})
     if not service_id:
@@ -433,12 +434,12 @@ async def record_payment(
     paid = _number(amount, "amount must be a number")
     if not math.isfinite(paid):
         raise ToolError("amount must be a number")
-    paid = round(paid, 2)
+    paid = cents(paid, "published")
     try:
         balance = float(billing.current_balance)
     except (TypeError, ValueError) as exc:
         raise ToolError(str(exc)) from None
-    new_balance = max(round(balance - paid, 2), 0.0)
+    new_balance = max(cents(balance - paid, "published"), 0.0)
     billing.current_balance = new_balance
     billing.payment_history.append({"date": date, "amount": paid, "status": "completed"})
     billing.last_payment = {"amount": paid, "date": date, "method": method, "status": "completed"}

@@ -9,14 +9,12 @@ from typing import Any
 from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
 from taue.envs.telecom.phrases import BANKS
 from taue.envs.telecom.policy_check import check_policy
+from taue.envs.telecom.rules import BILLING_CYCLES, PAYMENT_METHODS, TODAY
 from taue.envs.telecom.seed_view import (
-    CYCLES,
     METHOD_WORDS,
-    METHODS,
     PERSONAS,
     TICKET_AREA,
     TIP,
-    TODAY,
     UNSUPPORTED_CYCLES,
     UNSUPPORTED_METHODS,
     Record,
@@ -235,7 +233,7 @@ def escalate_ticket(view: TelecomView, customer: Customer, rng: random.Random) -
     )
 
 
-CHANGES = {
+CHANGES: dict[tuple[str, bool | str], tuple[str, str]] = {
     ("paperless", True): ("switch the account to paperless bills", "paperless_on"),
     ("paperless", False): ("go back to paper bills by mail", "paperless_off"),
     ("auto_pay", True): ("turn on automatic payments", "autopay_on"),
@@ -245,10 +243,10 @@ CHANGES = {
 
 def change_billing(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
     options = billing_options(view, customer.id)
-    choices = [
+    choices: list[tuple[str, bool | str]] = [
         ("paperless", not options["paperless"]),
         ("auto_pay", not options["auto_pay"]),
-        ("billing_cycle", rng.choice([c for c in CYCLES if c != options["billing_cycle"]])),
+        ("billing_cycle", rng.choice([c for c in BILLING_CYCLES if c != options["billing_cycle"]])),
     ]
     option, value = rng.choice(choices)
     if option == "billing_cycle":
@@ -269,7 +267,7 @@ def make_payment(view: TelecomView, customer: Customer, rng: random.Random) -> G
     balance = view.billing[customer.id]["current_balance"]
     if balance <= 0:
         return None
-    method = rng.choice(METHODS)
+    method = rng.choice(PAYMENT_METHODS)
     known = {"payment_method": method, "payment_date": TODAY}
     if balance >= 30 and rng.random() < 0.4:
         amount = float(rng.randrange(10, int(balance * 0.8), 5))
@@ -374,7 +372,7 @@ def backdated_payment(view: TelecomView, customer: Customer, rng: random.Random)
     balance = bill["current_balance"]
     if balance <= 0:
         return None
-    method, day = rng.choice(METHODS), bill["payment_history"][0]["date"]
+    method, day = rng.choice(PAYMENT_METHODS), bill["payment_history"][0]["date"]
     wording = BANKS["backdated_payment"].word(rng, {"by": METHOD_WORDS[method], "day": day})
     return Grounded(
         **wording.fields(),

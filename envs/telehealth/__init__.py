@@ -4,8 +4,9 @@ remote-monitoring devices, with the published τ-Emotion-Bench telehealth tools.
 from pathlib import Path
 
 from taue.envs.runtime.domain import Domain
-from taue.envs.telehealth.generate import CLOCK, generate
+from taue.envs.telehealth.generate import generate
 from taue.envs.telehealth.models import TABLES
+from taue.envs.telehealth.rules import CLOCK
 from taue.envs.telehealth.tools import TOOLS
 
 DOMAIN = Domain(
@@ -15,4 +16,5 @@ DOMAIN = Domain(
     tools=TOOLS,
     generate=generate,
     clock=CLOCK,
+    tracer=f"{__name__}.tracer:TRACER",
 )

@@ -4,7 +4,7 @@
 same rows. Shapes, id formats and sizes follow the published telehealth tables (two id families: the
 short hand-written style `APPT007`, `REC012`, `lena_okafor_4821`, and the generated "tracer" style
 `APPT_tracer_061`, `REC_tracer_031`, `ivo_brandt_tracer_0001`); names, texts and values are our own.
-Dates are placed around the simulated clock (`CLOCK`): visits before it are completed, later ones
+Dates are placed around the simulated clock (`rules.CLOCK`): visits before it are completed, later ones
 scheduled.
 """
 
@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlmodel import SQLModel
 
+from taue.envs.runtime.money import cents
 from taue.envs.telehealth.models import (
     WEEKDAYS,
     Appointment,
@@ -28,9 +29,8 @@ from taue.envs.telehealth.models import (
     TelemetryDevice,
     TelemetryUpload,
 )
+from taue.envs.telehealth.rules import TODAY
 
-CLOCK = "2025-11-24T09:00:00"
-TODAY = date(2025, 11, 24)
 PATIENT_COUNT = 239
 HAND_PATIENTS = 90
 APPOINTMENT_COUNT = 214
@@ -249,13 +249,13 @@ class _Names:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.used: set[str] = set()
+        self.used: set[tuple[str, str]] = set()
 
     def person(self) -> tuple[str, str]:
         while True:
             first, last = self.rng.choice(FIRST_NAMES), self.rng.choice(LAST_NAMES)
             if (first, last) not in self.used:
-                self.used.add((first, last))  # type: ignore[arg-type]
+                self.used.add((first, last))
                 return first, last
 
 
@@ -441,7 +441,7 @@ def _appointments(
     rng: random.Random, patients: list[Patient], providers: list[Provider]
 ) -> list[Appointment]:
     taken: set[tuple[str, str, str]] = set()
-    appointments = []
+    appointments: list[Appointment] = []
     number = 0
     while len(appointments) < APPOINTMENT_COUNT:
         patient, provider = rng.choice(patients), rng.choice(providers)
@@ -534,7 +534,7 @@ def _supplier_lists(rng: random.Random) -> list[MedicationSupplierList]:
                 "company": company,
                 "country": country,
                 "brand_name": _brand(rng, name, used),
-                "price_usd": round(base * rng.uniform(0.55, 1.6), 2),
+                "price_usd": cents(base * rng.uniform(0.55, 1.6)),
             }
             for company, country in companies
         ]
@@ -668,7 +668,7 @@ def _component(
         "unit_type": "inhaler" if "Inhaler" in medication["name"] else "tablet",
         "preferred_brand": brand or offer["brand_name"],
         "supplier": offer["company"],
-        "unit_cost_usd": round(offer["price_usd"] / 30, 2),
+        "unit_cost_usd": cents(offer["price_usd"] / 30),
     }
 
 
@@ -725,7 +725,7 @@ def _regimens(rng: random.Random, patients: list[Patient], suppliers: dict[str, 
 
 
 def _devices(rng: random.Random, patients: list[Patient]) -> list[TelemetryDevice]:
-    devices = []
+    devices: list[TelemetryDevice] = []
     number = 200
     for device_type, (prefix, count) in DEVICE_TYPES.items():
         for index in range(count):
@@ -750,7 +750,7 @@ def _devices(rng: random.Random, patients: list[Patient]) -> list[TelemetryDevic
 
 
 def _uploads(rng: random.Random, devices: list[TelemetryDevice]) -> list[TelemetryUpload]:
-    uploads = []
+    uploads: list[TelemetryUpload] = []
     deployed = [d for d in devices if d.status == "deployed"]
     for index, device in enumerate(deployed[:25]):
         start = TODAY - timedelta(days=rng.randint(14, 30))

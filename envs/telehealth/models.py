@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Self
 
-from sqlmodel import Field, SQLModel
+from sqlalchemy.orm import registry
+from sqlmodel import Field
 
-from taue.envs.runtime.database import JSONText, table_base
-
-TelehealthTable = table_base("telehealth")
+from taue.envs.runtime.database import DomainTable, JSONText, primary_key
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _KEY_ORDER = (
@@ -105,51 +104,6 @@ _KEY_ORDER = (
 )
 _KEY_RANK = {name: rank for rank, name in enumerate(_KEY_ORDER)}
 
-PATIENT_FIELDS = (
-    "patient_id",
-    "name",
-    "demographics",
-    "address",
-    "insurance",
-    "medical_history",
-    "emergency_contact",
-)
-APPOINTMENT_FIELDS = (
-    "appointment_id",
-    "patient_id",
-    "provider_id",
-    "date",
-    "time",
-    "duration_minutes",
-    "type",
-    "status",
-)
-APPOINTMENT_OPTIONAL = (
-    "copay_amount",
-    "meeting_link",
-    "prescription_issued",
-    "referral_from",
-    "cancellation_reason",
-    "cancellation_date",
-    "payment_method",
-)
-"""Appointment fields that are omitted from the record when None (after `insurance_authorization`)."""
-RECORD_FIELDS = ("record_id", "appointment_id", "patient_id", "provider_id", "date", "type")
-RECORD_OPTIONAL = (
-    "vital_signs",
-    "subjective",
-    "objective",
-    "assessment",
-    "plan",
-    "lab_orders",
-    "recommendations",
-    "prescriptions",
-    "notes",
-    "next_appointment",
-)
-DEVICE_FIELDS = ("device_id", "device_type", "status", "last_audit", "assigned_to", "notes")
-UPLOAD_FIELDS = ("device_id", "date", "usage_hours", "synced_at", "event", "alerts")
-
 
 def readable(value: Any) -> Any:
     """`value` with the keys of nested objects in a fixed reading order (unknown keys last, sorted)."""
@@ -161,18 +115,11 @@ def readable(value: Any) -> Any:
     return value
 
 
-def _record(row: SQLModel, always: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The fields in `always` (None kept as null) and the non-None fields in `optional`, in that order."""
-    record = {name: readable(getattr(row, name)) for name in always}
-    for name in optional:
-        value = getattr(row, name)
-        if value is not None:
-            record[name] = readable(value)
-    return record
+class TelehealthTable(DomainTable, registry=registry()):
+    """Base of the telehealth tables; a record's nested objects list their keys in reading order."""
 
-
-def _fields(model: type[SQLModel], record: dict[str, Any]) -> dict[str, Any]:
-    return {name: record[name] for name in model.model_fields if name in record}
+    def record_value(self, name: str, value: Any) -> Any:
+        return readable(value)
 
 
 class Patient(TelehealthTable, table=True):
@@ -187,13 +134,6 @@ class Patient(TelehealthTable, table=True):
     insurance: dict[str, Any] = Field(sa_type=JSONText)
     medical_history: dict[str, Any] = Field(sa_type=JSONText)
     emergency_contact: dict[str, str] = Field(sa_type=JSONText)
-
-    def to_record(self) -> dict[str, Any]:
-        return _record(self, PATIENT_FIELDS)
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> Patient:
-        return cls(**{**_fields(cls, record), "patient_id": key})
 
 
 class Provider(TelehealthTable, table=True):
@@ -213,19 +153,7 @@ class Provider(TelehealthTable, table=True):
     languages: list[str] = Field(sa_type=JSONText)
     years_experience: int | float = Field(sa_type=JSONText)
 
-    def to_record(self) -> dict[str, Any]:
-        record = _record(self, ("provider_id", "name", "specialty"), ("license_number",))
-        record.update(
-            _record(
-                self,
-                ("credentials", "contact", "schedule", "consultation_fee", "languages", "years_experience"),
-            )
-        )
-        return record
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> Provider:
-        return cls(**{**_fields(cls, record), "provider_id": key})
+    record_optional = frozenset({"license_number"})
 
 
 class Appointment(TelehealthTable, table=True):
@@ -258,16 +186,28 @@ class Appointment(TelehealthTable, table=True):
     voucher_id: str | None = None
     insurance_billed: bool | None = None
 
-    def to_record(self) -> dict[str, Any]:
-        record = _record(self, APPOINTMENT_FIELDS, ("chief_complaint", "notes"))
-        # null for self-pay bookings, so always part of the record
-        record["insurance_authorization"] = self.insurance_authorization
-        record.update(_record(self, (), APPOINTMENT_OPTIONAL))
-        if self.payment_method is not None or self.voucher_id is not None:
-            record["voucher_id"] = self.voucher_id
-        if self.insurance_billed is not None:
-            record["insurance_billed"] = self.insurance_billed
-        return record
+    record_optional = frozenset(
+        {
+            "chief_complaint",
+            "notes",
+            "copay_amount",
+            "meeting_link",
+            "prescription_issued",
+            "referral_from",
+            "cancellation_reason",
+            "cancellation_date",
+            "payment_method",
+            "voucher_id",
+            "insurance_billed",
+        }
+    )
+    """`insurance_authorization` is not one: it is null for self-pay bookings, and still listed."""
+
+    def record_omits(self, name: str, value: Any) -> bool:
+        # schedule_appointment writes voucher_id with payment_method, so it is then listed even as null
+        if name == "voucher_id" and self.payment_method is not None:
+            return False
+        return super().record_omits(name, value)
 
     @staticmethod
     def id_aliases(key: str) -> list[str]:
@@ -275,10 +215,6 @@ class Appointment(TelehealthTable, table=True):
         `AUTH000101`), renamed with it in the comparable state (envs/runtime/comparable.py)."""
         number = re.fullmatch(r"APPT(\d+)", key)
         return [f"AUTH{int(number.group(1)):06d}"] if number else []
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> Appointment:
-        return cls(**{**_fields(cls, record), "appointment_id": key})
 
 
 class MedicalRecord(TelehealthTable, table=True):
@@ -307,12 +243,20 @@ class MedicalRecord(TelehealthTable, table=True):
     notes: list[dict[str, Any]] | None = Field(default=None, sa_type=JSONText)
     next_appointment: str | None = None
 
-    def to_record(self) -> dict[str, Any]:
-        return _record(self, RECORD_FIELDS, RECORD_OPTIONAL)
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> MedicalRecord:
-        return cls(**{**_fields(cls, record), "record_id": key})
+    record_optional = frozenset(
+        {
+            "vital_signs",
+            "subjective",
+            "objective",
+            "assessment",
+            "plan",
+            "lab_orders",
+            "recommendations",
+            "prescriptions",
+            "notes",
+            "next_appointment",
+        }
+    )
 
 
 class RegimenPlan(TelehealthTable, table=True):
@@ -324,13 +268,6 @@ class RegimenPlan(TelehealthTable, table=True):
     current_regimen: dict[str, Any] = Field(sa_type=JSONText)
     optimized_regimens: list[dict[str, Any]] = Field(sa_type=JSONText)
 
-    def to_record(self) -> dict[str, Any]:
-        return _record(self, ("patient_id", "current_regimen", "optimized_regimens"))
-
-    @classmethod
-    def from_record(cls, key: str, record: dict[str, Any]) -> RegimenPlan:
-        return cls(**{**_fields(cls, record), "patient_id": key})
-
 
 class MedicationSupplierList(TelehealthTable, table=True):
     """The supplier offers for one medication (`medication_suppliers`: medication -> offers array)."""
@@ -341,11 +278,12 @@ class MedicationSupplierList(TelehealthTable, table=True):
     offers: list[dict[str, Any]] = Field(sa_type=JSONText)
     """`{company, country, brand_name, price_usd}` objects, in published order."""
 
-    def to_record(self) -> list[dict[str, Any]]:
+    # The published record is the offers array itself, not an object of the row's columns.
+    def to_record(self) -> list[dict[str, Any]]:  # type: ignore[override]  # an array, not an object
         return readable(self.offers)
 
     @classmethod
-    def from_record(cls, key: str, record: list[dict[str, Any]]) -> MedicationSupplierList:
+    def from_record(cls, key: str, record: list[dict[str, Any]]) -> Self:  # type: ignore[override]  # array
         return cls(medication=key, offers=record)
 
 
@@ -358,11 +296,12 @@ class DrugInteraction(TelehealthTable, table=True):
     interactions: dict[str, dict[str, Any]] = Field(sa_type=JSONText)
     """Other medication -> `{severity, risk_score, time_overlap_hours, action, skip, emergency}`."""
 
-    def to_record(self) -> dict[str, dict[str, Any]]:
+    # The published record is the interactions object itself, not an object of the row's columns.
+    def to_record(self) -> dict[str, Any]:
         return readable(self.interactions)
 
     @classmethod
-    def from_record(cls, key: str, record: dict[str, dict[str, Any]]) -> DrugInteraction:
+    def from_record(cls, key: str, record: dict[str, Any]) -> Self:
         return cls(medication=key, interactions=record)
 
 
@@ -370,6 +309,7 @@ class TelemetryDevice(TelehealthTable, table=True):
     """A remote-monitoring device (`telemetry_inventory`, a published array; `position` = its index)."""
 
     __tablename__ = "telemetry_inventory"
+    record_has_key = False
 
     position: int = Field(primary_key=True)
     device_id: str
@@ -379,18 +319,12 @@ class TelemetryDevice(TelehealthTable, table=True):
     assigned_to: str | None = None
     notes: str
 
-    def to_record(self) -> dict[str, Any]:
-        return _record(self, DEVICE_FIELDS)
-
-    @classmethod
-    def from_record(cls, key: int, record: dict[str, Any]) -> TelemetryDevice:
-        return cls(**{**_fields(cls, record), "position": key})
-
 
 class TelemetryUpload(TelehealthTable, table=True):
     """One day of device data (`telemetry_uploads`, a published array; `position` = its index)."""
 
     __tablename__ = "telemetry_uploads"
+    record_has_key = False
 
     position: int = Field(primary_key=True)
     device_id: str
@@ -400,15 +334,8 @@ class TelemetryUpload(TelehealthTable, table=True):
     event: str
     alerts: list[str] = Field(sa_type=JSONText)
 
-    def to_record(self) -> dict[str, Any]:
-        return _record(self, UPLOAD_FIELDS)
 
-    @classmethod
-    def from_record(cls, key: int, record: dict[str, Any]) -> TelemetryUpload:
-        return cls(**{**_fields(cls, record), "position": key})
-
-
-TABLES: tuple[type[SQLModel], ...] = (
+TABLES: tuple[type[TelehealthTable], ...] = (
     Appointment,
     DrugInteraction,
     MedicalRecord,
@@ -419,35 +346,35 @@ TABLES: tuple[type[SQLModel], ...] = (
     TelemetryDevice,
     TelemetryUpload,
 )
-MODEL_OF: dict[str, type[SQLModel]] = {model.__tablename__: model for model in TABLES}
+MODEL_OF: dict[str, type[TelehealthTable]] = {model.__tablename__: model for model in TABLES}
 ARRAY_TABLES = frozenset({"telemetry_inventory", "telemetry_uploads"})
 """Tables published as JSON arrays (keyed here by array index); the others are JSON objects."""
 
 
-def _key(row: SQLModel) -> Any:
-    return next(getattr(row, col.name) for col in type(row).__table__.primary_key.columns)
+def _key(row: TelehealthTable) -> Any:
+    return getattr(row, primary_key(type(row)))
 
 
-def rows_from_tables(tables: dict[str, Any]) -> list[SQLModel]:
+def rows_from_tables(tables: dict[str, Any]) -> list[TelehealthTable]:
     """Rows for a published database `{file stem: parsed JSON}` (every file optional)."""
-    rows: list[SQLModel] = []
+    rows: list[TelehealthTable] = []
     for name, value in tables.items():
         model = MODEL_OF[name]
         items = enumerate(value) if name in ARRAY_TABLES else value.items()
-        rows.extend(model.from_record(key, record) for key, record in items)  # type: ignore[attr-defined]
+        rows.extend(model.from_record(key, record) for key, record in items)
     return rows
 
 
-def tables_from_rows(rows: Iterable[SQLModel]) -> dict[str, Any]:
+def tables_from_rows(rows: Iterable[TelehealthTable]) -> dict[str, Any]:
     """The published database (`{file stem: JSON value}`) for rows; every table present."""
-    grouped: dict[str, list[SQLModel]] = {name: [] for name in sorted(MODEL_OF)}
+    grouped: dict[str, list[TelehealthTable]] = {name: [] for name in sorted(MODEL_OF)}
     for row in rows:
-        grouped[type(row).__tablename__].append(row)
+        grouped[row.__tablename__].append(row)
     tables: dict[str, Any] = {}
     for name, table_rows in grouped.items():
         ordered = sorted(table_rows, key=_key)
         if name in ARRAY_TABLES:
-            tables[name] = [row.to_record() for row in ordered]  # type: ignore[attr-defined]
+            tables[name] = [row.to_record() for row in ordered]
         else:
-            tables[name] = {_key(row): row.to_record() for row in ordered}  # type: ignore[attr-defined]
+            tables[name] = {_key(row): row.to_record() for row in ordered}
     return tables

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from taue.contracts.tasks import Action
 from taue.envs.runtime.authoring import Rule
-from taue.envs.telehealth.seed_view import ACTIVE, Record, View
+from taue.envs.telehealth.rules import ACTIVE
+from taue.envs.telehealth.seed_view import Record, View
 
 # --------------------------------------------------------------------------------------- policy rules
 

@@ -13,11 +13,11 @@ from typing import Any
 from taue.contracts.tasks import Action
 from taue.envs.runtime.authoring import Customer, Lookups
 from taue.envs.telehealth import models as m
-from taue.envs.telehealth.generate import SLOTS, TODAY, generate
+from taue.envs.telehealth.generate import SLOTS, generate
+from taue.envs.telehealth.rules import ACTIVE, TODAY
 
 Record = dict[str, Any]
 Rng = random.Random
-ACTIVE = ("scheduled", "pending_approval")
 DAYS = tuple((TODAY + timedelta(days=n)).isoformat() for n in range(3, 36))
 """The days a new visit or a move may fall on."""
 BOOKABLE = ("Primary Care", "Cardiology", "Endocrinology", "Neurology", "Pulmonology", "Psychiatry")

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
-from sqlmodel import select
+from sqlmodel import col, select
 
 from taue.envs.runtime.database import Store
 from taue.envs.telehealth.models import (
@@ -19,9 +19,9 @@ from taue.envs.telehealth.models import (
     Patient,
     Provider,
 )
+from taue.envs.telehealth.rules import ACTIVE
 
 MEETING_ROOT = "https://telehealth.healthcenter.com/room/"
-ACTIVE = ("scheduled", "pending_approval")
 SEVERITY_RANK = {"low": 1, "moderate": 2, "high": 3}
 NOT_RECORDED = "Not recorded"
 APPOINTMENT_NUMBER = re.compile(r"APPT(?:_tracer_)?(\d+)")
@@ -108,7 +108,7 @@ def check_slot(db: Store, provider: Provider, date: str, time: str, exclude: str
         Appointment.provider_id == pid,
         Appointment.date == date,
         Appointment.time == time,
-        Appointment.status.in_(ACTIVE),  # type: ignore[attr-defined]
+        col(Appointment.status).in_(ACTIVE),
     ]
     if exclude is not None:
         where.append(Appointment.appointment_id != exclude)

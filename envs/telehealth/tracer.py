@@ -344,8 +344,8 @@ def switch_supplier(view: View, customer: Customer, rng: Rng) -> Grounded | None
     wording = BANKS["switch_supplier"].word(rng, slots, reason=way)
     known = {"medication": medication, "wanted_supplier": wanted, "record_date": record["date"]}
     # A supplier the customer names is a fact they state, not one the tools must find.
-    found = {} if way == "named" else {"supplier_company": offer["company"]}
-    return _supplier_goal(view, record, medication, offer, offer["price_usd"], wording, known, found, country)
+    facts = {} if way == "named" else {"supplier_company": offer["company"]}
+    return _supplier_goal(view, record, medication, offer, offer["price_usd"], wording, known, facts, country)
 
 
 def supplier_price_match(view: View, customer: Customer, rng: Rng) -> Grounded | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import SQLModel
 
+from taue.envs.runtime.money import cents
 from taue.envs.travel.inventory import DESTINATIONS, cars, hotels, packages
 from taue.envs.travel.models import (
     Booking,
@@ -30,10 +31,11 @@ from taue.envs.travel.rules import (
     CLAIM_LIMITS,
     CLOCK,
     COVERED,
+    ROUNDING,
     TODAY,
     days_between,
     fee_share,
-    money,
+    non_refundable,
     premium,
     shift,
 )
@@ -255,7 +257,7 @@ def _hotel_booking(rng: random.Random, hotel: Hotel, start: str, nights: int) ->
             "guests": rng.randint(1, 3),
         },
         rate=rate,
-        total_price=money(nightly * nights),
+        total_price=cents(nightly * nights, ROUNDING),
         payment_method_id="",
         status="confirmed",
         booked_at="",
@@ -264,7 +266,7 @@ def _hotel_booking(rng: random.Random, hotel: Hotel, start: str, nights: int) ->
 
 def _car_booking(rng: random.Random, car: CarOffer, start: str, days: int) -> Booking:
     rate = rng.choice(("flexible", "flexible", "non_refundable"))
-    daily = car.daily_rate if rate == "flexible" else float(round(car.daily_rate * 0.85))
+    daily = car.daily_rate if rate == "flexible" else non_refundable(car.daily_rate)
     return Booking(
         booking_id="",
         customer_id="",
@@ -277,7 +279,7 @@ def _car_booking(rng: random.Random, car: CarOffer, start: str, days: int) -> Bo
         end_date=shift(start, days),
         details={"car_class": car.car_class, "company": car.company, "daily_rate": daily, "days": days},
         rate=rate,
-        total_price=money(daily * days),
+        total_price=cents(daily * days, ROUNDING),
         payment_method_id="",
         status="confirmed",
         booked_at="",
@@ -304,7 +306,7 @@ def _package_booking(rng: random.Random, package: HolidayPackage, near: str) -> 
             "nights": package.nights,
         },
         rate="standard",
-        total_price=money(package.price_per_person * travellers),
+        total_price=cents(package.price_per_person * travellers, ROUNDING),
         payment_method_id="",
         status="confirmed",
         booked_at="",
@@ -320,9 +322,11 @@ def _settle(rng: random.Random, booking: Booking) -> None:
     cancelled = _moment(rng, booking.booked_at[:10], shift(booking.start_date, -1))
     if cancelled <= booking.booked_at:
         return
-    fee = money(booking.total_price * fee_share(booking.kind, days_between(cancelled, booking.start_date)))
+    fee = cents(
+        booking.total_price * fee_share(booking.kind, days_between(cancelled, booking.start_date)), ROUNDING
+    )
     booking.status, booking.cancelled_at = "cancelled", cancelled
-    booking.cancellation_fee, booking.refund_amount = fee, money(booking.total_price - fee)
+    booking.cancellation_fee, booking.refund_amount = fee, cents(booking.total_price - fee, ROUNDING)
 
 
 def _insurance(rng: random.Random, ids: _Ids, booking: Booking) -> list[SQLModel]:
@@ -346,8 +350,9 @@ def _insurance(rng: random.Random, ids: _Ids, booking: Booking) -> list[SQLModel
 
 
 def _claim(rng: random.Random, ids: _Ids, booking: Booking, policy: InsurancePolicy) -> Claim | None:
-    if booking.status == "cancelled" and booking.cancellation_fee and rng.random() < 0.5:
-        category, incident, limit = "cancellation", booking.cancelled_at[:10], booking.cancellation_fee
+    cancelled_at = booking.cancelled_at
+    if booking.status == "cancelled" and booking.cancellation_fee and cancelled_at and rng.random() < 0.5:
+        category, incident, limit = "cancellation", cancelled_at[:10], booking.cancellation_fee
     elif booking.start_date <= TODAY and rng.random() < 0.45:
         category = rng.choice(COVERED[policy.plan][1:])
         incident = shift(
@@ -358,9 +363,11 @@ def _claim(rng: random.Random, ids: _Ids, booking: Booking, policy: InsurancePol
             return None
     else:
         return None
-    amount = money(min(limit, rng.randint(4, 120) * 10.0))
+    amount = cents(min(limit, rng.randint(4, 120) * 10.0), ROUNDING)
     status = rng.choice(("submitted", "under_review", "under_review", "approved", "paid", "denied"))
-    approved = money(amount * rng.choice((1.0, 1.0, 0.8, 0.6))) if status in ("approved", "paid") else None
+    approved = (
+        cents(amount * rng.choice((1.0, 1.0, 0.8, 0.6)), ROUNDING) if status in ("approved", "paid") else None
+    )
     note = {
         "denied": "The incident is not covered by the policy terms.",
         "approved": "Approved; payment is being prepared.",

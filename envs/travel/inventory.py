@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 
+from taue.envs.runtime.money import whole
 from taue.envs.travel.models import CarOffer, HolidayPackage, Hotel
-from taue.envs.travel.rules import TODAY, days_between, shift
+from taue.envs.travel.rules import TODAY, days_between, non_refundable, shift
 
 DESTINATIONS: tuple[tuple[str, str], ...] = (
     ("Lisbon", "Portugal"), ("Porto", "Portugal"), ("Barcelona", "Spain"), ("Seville", "Spain"),
@@ -59,10 +60,10 @@ def hotels(rng: random.Random) -> dict[str, list[Hotel]]:
             kinds = ["standard", *sorted(rng.sample(("deluxe", "family", "suite"), rng.randint(1, 3)))]
             rooms = {}
             for kind in kinds:
-                flexible = float(round(base * ROOM_FACTORS[kind]))
+                flexible = whole(base * ROOM_FACTORS[kind])
                 rooms[kind] = {
                     "flexible": flexible,
-                    "non_refundable": float(round(flexible * 0.85)),
+                    "non_refundable": non_refundable(flexible),
                     "rooms_left": rng.choice((0, 1, 2, 3, 4, 5, 6, 8, 10)),
                 }
             hotels.setdefault(city, []).append(

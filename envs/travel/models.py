@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Field, SQLModel
+from sqlalchemy.orm import registry
+from sqlmodel import Field
 
-from taue.envs.runtime.database import JSONText, table_base
-
-TravelTable = table_base("travel")
+from taue.envs.runtime.database import DomainTable, JSONText
 
 
-def _record(row: SQLModel) -> dict[str, Any]:
-    return {name: getattr(row, name) for name in type(row).model_fields}
+class TravelTable(DomainTable, registry=registry()):
+    """Base of the travel tables (a record is every column, in declared order)."""
 
 
 class Customer(TravelTable, table=True):
@@ -37,9 +36,6 @@ class Customer(TravelTable, table=True):
     member_since: str
     payment_methods: dict[str, dict[str, Any]] = Field(default_factory=dict, sa_type=JSONText)
 
-    def to_record(self) -> dict[str, Any]:
-        return _record(self)
-
 
 class Hotel(TravelTable, table=True):
     """A hotel and its room types (`rooms`: room type -> `{flexible, non_refundable, rooms_left}`,
@@ -54,9 +50,6 @@ class Hotel(TravelTable, table=True):
     stars: int
     address: str
     rooms: dict[str, dict[str, Any]] = Field(default_factory=dict, sa_type=JSONText)
-
-    def to_record(self) -> dict[str, Any]:
-        return _record(self)
 
 
 class CarOffer(TravelTable, table=True):
@@ -75,9 +68,6 @@ class CarOffer(TravelTable, table=True):
     min_driver_age: int
     cars_left: int
 
-    def to_record(self) -> dict[str, Any]:
-        return _record(self)
-
 
 class HolidayPackage(TravelTable, table=True):
     """A holiday package (flights, hotel and extras) with fixed departure dates
@@ -95,9 +85,6 @@ class HolidayPackage(TravelTable, table=True):
     includes: list[str] = Field(default_factory=list, sa_type=JSONText)
     departures: dict[str, int] = Field(default_factory=dict, sa_type=JSONText)
 
-    def to_record(self) -> dict[str, Any]:
-        return _record(self)
-
 
 class Itinerary(TravelTable, table=True):
     """A trip that groups some of one customer's bookings (`booking_ids`, in booking order)."""
@@ -111,9 +98,6 @@ class Itinerary(TravelTable, table=True):
     """'open' (bookings may be added) or 'closed' (the trip is over)."""
     created_at: str
     booking_ids: list[str] = Field(default_factory=list, sa_type=JSONText)
-
-    def to_record(self) -> dict[str, Any]:
-        return _record(self)
 
 
 class Booking(TravelTable, table=True):
@@ -147,9 +131,6 @@ class Booking(TravelTable, table=True):
     cancellation_fee: float | None = None
     refund_amount: float | None = None
 
-    def to_record(self) -> dict[str, Any]:
-        return _record(self)
-
 
 class InsurancePolicy(TravelTable, table=True):
     """Travel insurance on one booking: its plan ('basic' or 'comprehensive'), premium and status."""
@@ -164,9 +145,6 @@ class InsurancePolicy(TravelTable, table=True):
     trip_cost_covered: float
     purchased_at: str
     status: str
-
-    def to_record(self) -> dict[str, Any]:
-        return _record(self)
 
 
 class Claim(TravelTable, table=True):
@@ -185,11 +163,8 @@ class Claim(TravelTable, table=True):
     approved_amount: float | None = None
     decision_note: str | None = None
 
-    def to_record(self) -> dict[str, Any]:
-        return _record(self)
 
-
-TABLES: tuple[type[SQLModel], ...] = (
+TABLES: tuple[type[TravelTable], ...] = (
     Booking,
     CarOffer,
     Claim,

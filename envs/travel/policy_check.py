@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from taue.contracts.tasks import Action
 from taue.envs.runtime.authoring import Rule
+from taue.envs.runtime.money import cents
 from taue.envs.travel import rules
 from taue.envs.travel.rules import Problem, Record
 from taue.envs.travel.seed_view import TravelView
@@ -161,10 +162,12 @@ def _booking_problems(view: TravelView, name: str, args: Record) -> list[Problem
         car = view.cars[args["car_id"]]
         start, end = args["pick_up_date"], args["drop_off_date"]
         problems += rules.dates_problems("car", start, end) + rules.car_problems(customer, car, start)
-        daily = car["daily_rate"] if args["rate"] == "flexible" else float(round(car["daily_rate"] * 0.85))
+        daily = car["daily_rate"] if args["rate"] == "flexible" else rules.non_refundable(car["daily_rate"])
         total = daily * rules.days_between(start, end)
     else:
         package = view.packages[args["package_id"]]
         problems += rules.package_problems(package, args["departure_date"], args["travellers"])
         total = package["price_per_person"] * args["travellers"]
-    return problems + rules.payment_problems(customer, args["payment_method_id"], rules.money(total))
+    return problems + rules.payment_problems(
+        customer, args["payment_method_id"], cents(total, rules.ROUNDING)
+    )

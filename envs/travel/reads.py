@@ -8,9 +8,10 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
-from sqlmodel import SQLModel, func
+from sqlmodel import func
 
-from taue.envs.runtime.database import Store
+from taue.envs.runtime.database import DomainTable, Store
+from taue.envs.runtime.money import cents
 from taue.envs.travel.models import (
     Booking,
     CarOffer,
@@ -21,7 +22,7 @@ from taue.envs.travel.models import (
     InsurancePolicy,
     Itinerary,
 )
-from taue.envs.travel.rules import LONGEST, day, days_between, money
+from taue.envs.travel.rules import LONGEST, ROUNDING, day, days_between, non_refundable
 
 CustomerId = Annotated[str, Field(description="The customer's id, e.g. 'lena_sato_4821'.")]
 ItineraryId = Annotated[str, Field(description="An itinerary id, e.g. 'ITN40213'.")]
@@ -34,8 +35,8 @@ def dump(value: Any) -> str:
     return json.dumps(value)
 
 
-def record(row: SQLModel) -> dict[str, Any]:
-    return row.to_record()  # type: ignore[attr-defined]
+def record(row: DomainTable) -> dict[str, Any]:
+    return row.to_record()
 
 
 def valid_date(text: str, what: str) -> str:
@@ -155,8 +156,8 @@ async def search_hotels(
         rooms = {
             kind: {
                 **room,
-                "flexible_total": money(room["flexible"] * nights),
-                "non_refundable_total": money(room["non_refundable"] * nights),
+                "flexible_total": cents(room["flexible"] * nights, ROUNDING),
+                "non_refundable_total": cents(room["non_refundable"] * nights, ROUNDING),
             }
             for kind, room in sorted(hotel.rooms.items())
         }
@@ -184,13 +185,13 @@ async def search_car_rentals(
 
 
 def _offer(offer: CarOffer, days: int) -> dict[str, Any]:
-    reduced = float(round(offer.daily_rate * 0.85))
+    reduced = non_refundable(offer.daily_rate)
     return {
         **record(offer),
         "days": days,
-        "flexible_total": money(offer.daily_rate * days),
+        "flexible_total": cents(offer.daily_rate * days, ROUNDING),
         "non_refundable_daily_rate": reduced,
-        "non_refundable_total": money(reduced * days),
+        "non_refundable_total": cents(reduced * days, ROUNDING),
     }
 
 

@@ -7,11 +7,17 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from taue.envs.runtime.money import Rounding, cents, whole
+
 Record = dict[str, Any]
 Problem = tuple[str, str]
 
 CLOCK = "2025-06-02T09:00:00"
 TODAY = CLOCK[:10]
+ROUNDING: Rounding = "half_up"
+"""How travel rounds money to the cent (envs/runtime/money.py)."""
+NON_REFUNDABLE_SHARE = 0.85
+"""A non-refundable rate costs this share of the flexible one, in whole dollars."""
 INSURANCE_WINDOW_DAYS = 14
 CLAIM_WINDOW_DAYS = 60
 LONGEST = {"hotel": 30, "car": 28}
@@ -42,8 +48,9 @@ def shift(text: str, days: int) -> str:
     return (day(text) + timedelta(days=days)).isoformat()
 
 
-def money(value: float) -> float:
-    return round(float(value) + 1e-9, 2)
+def non_refundable(flexible: float) -> float:
+    """The non-refundable rate (a room's night, a car's day) for a flexible one."""
+    return whole(flexible * NON_REFUNDABLE_SHARE)
 
 
 def dollars(value: float) -> str:
@@ -224,9 +231,8 @@ def fee_share(kind: str, days_before: int) -> float:
 
 
 def cancellation_fee(booking: Record) -> float:
-    return money(
-        booking["total_price"] * fee_share(booking["kind"], days_between(TODAY, booking["start_date"]))
-    )
+    share = fee_share(booking["kind"], days_between(TODAY, booking["start_date"]))
+    return cents(booking["total_price"] * share, ROUNDING)
 
 
 def change_problems(booking: Record, start: str, end: str) -> list[Problem]:
@@ -259,7 +265,7 @@ def unit_price(booking: Record) -> float:
 
 
 def changed_total(booking: Record, start: str, end: str) -> float:
-    return money(unit_price(booking) * days_between(start, end))
+    return cents(unit_price(booking) * days_between(start, end), ROUNDING)
 
 
 # ----------------------------------------------------------------------------------------- insurance
@@ -289,7 +295,7 @@ def insurance_problems(booking: Record) -> list[Problem]:
 
 
 def premium(booking: Record, plan: str) -> float:
-    return money(booking["total_price"] * PREMIUM_SHARES[plan])
+    return cents(booking["total_price"] * PREMIUM_SHARES[plan], ROUNDING)
 
 
 def claim_problems(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlmodel import SQLModel
 
@@ -21,9 +21,12 @@ from taue.envs.travel.models import (
     Hotel,
     InsurancePolicy,
     Itinerary,
+    TravelTable,
 )
 from taue.envs.travel.models import Customer as CustomerRow
 from taue.envs.travel.rules import TODAY, Record, days_between, shift
+
+T = TypeVar("T")
 
 PERSONAS = (
     "a teacher planning the summer break around school dates",
@@ -100,7 +103,7 @@ class TravelView:
         start = shift(first, rng.randint(0, days_between(first, last)))
         return start, shift(start, rng.randint(2, longest))
 
-    def ordered(self, records: list[Record], rng: random.Random) -> list[Record]:
+    def ordered(self, records: list[T], rng: random.Random) -> list[T]:
         """The records in random order, those later in the customer's profile first more often: a
         careful agent reads more itineraries and bookings before it finds them."""
         keys = [rng.random() ** (1 / (position + 1)) for position in range(len(records))]
@@ -167,8 +170,9 @@ def view_of(rows: list[SQLModel]) -> TravelView:
         HolidayPackage: "package_id",
     }
     for row in rows:
-        data = row.to_record()  # type: ignore[attr-defined]
-        tables.setdefault(type(row), {})[data[keys[type(row)]]] = data
+        if isinstance(row, TravelTable):
+            data = row.to_record()
+            tables.setdefault(type(row), {})[data[keys[type(row)]]] = data
     return TravelView(
         customers=tables[CustomerRow],
         itineraries=tables[Itinerary],

@@ -13,6 +13,7 @@ from sqlmodel import SQLModel
 from taue.envs.runtime.common_tools import calculate, think
 from taue.envs.runtime.database import Store
 from taue.envs.runtime.domain import ends_conversation, writes
+from taue.envs.runtime.money import cents
 from taue.envs.travel import rules
 from taue.envs.travel.models import (
     Booking,
@@ -41,7 +42,7 @@ from taue.envs.travel.reads import (
     search_hotels,
     valid_date,
 )
-from taue.envs.travel.rules import Problem, money
+from taue.envs.travel.rules import ROUNDING, Problem
 
 FIRST_NEW_NUMBER = 900000
 """Created bookings, policies and claims are numbered from here (seed ids stay below)."""
@@ -68,7 +69,7 @@ def _move_money(db: Store, customer: Customer, method_id: str, amount: float) ->
     """Charge (positive) or refund (negative) `amount`; only a travel credit keeps a balance here."""
     method = customer.payment_methods[method_id]
     if method["type"] == "travel_credit" and amount:
-        method["balance"] = money(method["balance"] - amount)
+        method["balance"] = cents(method["balance"] - amount, ROUNDING)
         db.save(customer)
 
 
@@ -118,7 +119,7 @@ async def book_hotel(
     )
     nights = rules.days_between(check_in, check_out)
     nightly = hotel.rooms[room_type][rate]
-    total = money(nightly * nights)
+    total = cents(nightly * nights, ROUNDING)
     _refuse(rules.payment_problems(record(customer), payment_method_id, total))
     booking = Booking(
         booking_id="",
@@ -163,8 +164,8 @@ async def book_car_rental(
         + rules.car_problems(record(customer), record(car), pick_up_date)
     )
     days = rules.days_between(pick_up_date, drop_off_date)
-    daily = car.daily_rate if rate == "flexible" else float(round(car.daily_rate * 0.85))
-    total = money(daily * days)
+    daily = car.daily_rate if rate == "flexible" else rules.non_refundable(car.daily_rate)
+    total = cents(daily * days, ROUNDING)
     _refuse(rules.payment_problems(record(customer), payment_method_id, total))
     booking = Booking(
         booking_id="",
@@ -203,7 +204,7 @@ async def book_holiday_package(
     package = db.require(HolidayPackage, package_id, f"holiday package {package_id} not found")
     valid_date(departure_date, "departure_date")
     _refuse(rules.package_problems(record(package), departure_date, travellers))
-    total = money(package.price_per_person * travellers)
+    total = cents(package.price_per_person * travellers, ROUNDING)
     _refuse(rules.payment_problems(record(customer), payment_method_id, total))
     package.departures[departure_date] -= travellers
     db.save(package)
@@ -249,7 +250,7 @@ async def change_booking_dates(
     valid_date(new_end_date, "new_end_date")
     _refuse(rules.change_problems(record(booking), new_start_date, new_end_date))
     total = rules.changed_total(record(booking), new_start_date, new_end_date)
-    difference = money(total - booking.total_price)
+    difference = cents(total - booking.total_price, ROUNDING)
     customer = db.require(Customer, booking.customer_id, f"customer {booking.customer_id} not found")
     _refuse(rules.payment_problems(record(customer), booking.payment_method_id, max(difference, 0.0)))
     length = rules.days_between(new_start_date, new_end_date)
@@ -270,7 +271,7 @@ async def cancel_booking(db: Store, booking_id: BookingId) -> str:
     fee = rules.cancellation_fee(record(booking))
     customer = db.require(Customer, booking.customer_id, f"customer {booking.customer_id} not found")
     booking.status, booking.cancelled_at = "cancelled", db.clock
-    booking.cancellation_fee, booking.refund_amount = fee, money(booking.total_price - fee)
+    booking.cancellation_fee, booking.refund_amount = fee, cents(booking.total_price - fee, ROUNDING)
     db.save(booking)
     if booking.kind == "package":
         package = db.get(HolidayPackage, booking.item_id)
@@ -339,7 +340,7 @@ async def file_insurance_claim(
         policy_id=policy_id,
         category=category,
         incident_date=incident_date,
-        amount_claimed=money(amount),
+        amount_claimed=cents(amount, ROUNDING),
         status="submitted",
         filed_at=db.clock,
     )

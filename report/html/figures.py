@@ -98,6 +98,7 @@ def emotion_axes(runs: list[RunData]) -> go.Figure:
     """Avg@k by politeness, urgency and trust, a bar per run."""
     axes = ("politeness", "urgency", "trust")
     # plotly takes any sequence of titles; its stubs say list
+    # arg-type: plotly's annotations ask for a tuple of titles; it takes any sequence
     figure = make_subplots(rows=1, cols=3, subplot_titles=axes, shared_yaxes=True)  # type: ignore[arg-type]
     for index, run in enumerate(runs):
         for column, axis in enumerate(axes, start=1):

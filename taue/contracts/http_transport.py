@@ -66,5 +66,6 @@ class _Transport(AiohttpTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         with _connection_errors_as_such():
             response = await super().handle_async_request(request)
+        # arg-type: httpx types `stream` as its own stream classes; the wrapper keeps their interface
         response.stream = _ErrorsKept(response.stream)  # type: ignore[arg-type]
         return response

@@ -238,6 +238,7 @@ def _shown(path: Path, root: Path) -> str:
 def uv_binary() -> str:
     """The uv executable: the PyPI package `uv` in this environment, else `uv` on PATH."""
     try:
+        # import-not-found: uv is optional (installed: it locks; absent: the caller falls back)
         from uv import find_uv_bin  # type: ignore[import-not-found]
 
         return str(find_uv_bin())

@@ -6,22 +6,25 @@ from __future__ import annotations
 import json
 
 import pytest
+from sqlalchemy.orm import registry
 from sqlmodel import Field
 
 from taue.contracts.tasks import Action
 from taue.envs.runtime.database import (
+    DomainTable,
     EpisodeDatabase,
     JSONText,
     SeedImage,
     canonical_json,
     state_hash,
-    table_base,
 )
 from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.task_checks import replay
 
-Table = table_base("canonical-test")
+
+class Table(DomainTable, registry=registry()):
+    pass
 
 
 class Item(Table, table=True):

@@ -24,10 +24,15 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 from sqlmodel import Field as Column
 
-from taue.envs.runtime.database import Store, table_base
+from sqlalchemy.orm import registry
+
+from taue.envs.runtime.database import DomainTable, Store
 from taue.envs.runtime.domain import Domain, ends_conversation, writes
 
-Table = table_base("library")
+
+
+class Table(DomainTable, registry=registry()):
+    """The library's tables: their own metadata."""
 
 
 class Loan(Table, table=True):

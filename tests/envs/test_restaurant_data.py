@@ -7,10 +7,14 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 from taue.envs.restaurant import DOMAIN
-from taue.envs.restaurant.generate import CLOCK, DEPOSIT_PARTY, SEATING_MINUTES, generate, minutes
+from taue.envs.restaurant.generate import generate
 from taue.envs.restaurant.rules import (
+    CLOCK,
+    DEPOSIT_PARTY,
+    SEATING_MINUTES,
     cutoff_problem,
     late_cancel_fee,
+    minutes,
     open_reservation_problem,
     opening_problem,
     points_problem,

@@ -10,7 +10,6 @@ from typing import Any
 
 from taue.contracts.tasks import Action
 from taue.envs.restaurant import DOMAIN
-from taue.envs.restaurant.generate import CLOCK
 from taue.envs.restaurant.policy_check import (
     OPENING_HOURS,
     ORDER_OPEN,
@@ -19,6 +18,7 @@ from taue.envs.restaurant.policy_check import (
     RESERVATION_OPEN,
     check_policy,
 )
+from taue.envs.restaurant.rules import CLOCK
 from taue.envs.restaurant.seed_view import load
 from tests.envs.test_restaurant_tools import GUESTS, ORDERS, RESERVATIONS, row
 from tests.envs.tool_harness import ToolHarness
