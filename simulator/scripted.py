@@ -12,9 +12,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification, UserTurn
+from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification, UserTermination, UserTurn
 from taue.contracts.tasks import Goal, Task
 from taue.simulator.claims import Claim
+from taue.simulator.disclosure import briefs
 from taue.simulator.facts import IDENTITY_FACTS, best_guess, fact_names
 from taue.simulator.goals import GoalTracker
 from taue.simulator.phrasing import Voice, state_fact
@@ -99,6 +100,8 @@ class ScriptedUser:
         )
         self.given: set[str] = set(scenario.volunteered)
         self.said_unknown: set[str] = set()
+        self.briefs = briefs(scenario.goals, dict(sorted(known.items())))
+        """Each need as first said: its payment clause waits until the agent asks for it."""
         self.goals = GoalTracker(
             scenario.goals, [*known.values(), *scenario.discoverable.values()], descriptions=tools
         )
@@ -115,13 +118,13 @@ class ScriptedUser:
         return self.reply(turn.message, turn.notifications, turn.successful_calls)
 
     def opening(self) -> str:
-        """Feeling, the first goal's request, the reason for the call (when the scenario gives it in
-        the customer's words) and the volunteered facts, coloured by the condition."""
+        """Feeling, the first goal's request in brief, the reason for the call (when the scenario
+        gives it in the customer's words) and the volunteered facts, coloured by the condition."""
         facts = " ".join(state_fact(n, self.scenario.known_info[n]) for n in self.scenario.volunteered)
         first = self.scenario.goals[0]
         self.times_requested[first.id] = 1
         reason = self.scenario.reason_for_call if _in_own_words(self.scenario.reason_for_call) else ""
-        return self.voice.opening(" ".join(p for p in (first.request, reason, facts) if p))
+        return self.voice.opening(" ".join(p for p in (self.briefs[first.id].text, reason, facts) if p))
 
     def reply(
         self, agent_message: str, notifications: Iterable[Notification] = (), successful_calls: int = 0
@@ -208,7 +211,7 @@ class ScriptedUser:
         parts.append(self._offer_reply(reading, outcome))
         replied = bool(answers or reading.asks_confirmation or reading.verifies)
         if reading.open_questions and not replied:
-            parts.append(self.voice.which_details())
+            parts.append(self._held_back() or self.voice.which_details())
         if distressed:
             parts.append(self.voice.reassurance_nudge())
         parts.append(self._closing(reading, outcome, replied))
@@ -239,7 +242,15 @@ class ScriptedUser:
             return self.voice.approve(proposed[0].request)
         if self.goals.all_settled:
             return NOTHING_MORE
-        return self.voice.decline()
+        return " ".join(p for p in (self.voice.decline(), self._held_back()) if p)
+
+    def _held_back(self) -> str:
+        """The current need's details its brief left out and the user has not given yet."""
+        goal = self.goals.first_open()
+        if goal is None:
+            return ""
+        names = [n for n in self.briefs[goal.id].held_back if n not in self.given]
+        return " ".join(self._say(name) for name in names)
 
     def _charge(self, message: str, reading: Reading, outcome: Outcome, progress: bool) -> bool:
         """Charge the message's costs, then its recoveries; True when distress was just ignored."""
@@ -337,9 +348,10 @@ class ScriptedUser:
             return ""
         times = self.times_requested.get(goal.id, 0)
         self.times_requested[goal.id] = times + 1
-        return self.voice.restate(goal.request, times)
+        # Said in brief the first time; asked again, the user says all of it.
+        return self.voice.restate(goal.request if times else self.briefs[goal.id].text, times)
 
-    def _end(self, message: str, termination: str) -> UserTurn:
+    def _end(self, message: str, termination: UserTermination) -> UserTurn:
         return UserTurn(message=message, done=True, termination=termination, **self._state())
 
     def _state(self) -> dict:

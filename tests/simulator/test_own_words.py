@@ -8,6 +8,7 @@ import re
 from taue.contracts.tasks import Action
 from taue.envs.runtime.discovery import all_domains
 from taue.envs.task_sets.scenario import _request
+from taue.simulator.disclosure import briefs
 from taue.simulator.scripted import FIRST_PERSON, ScriptedUser
 
 FIELD = re.compile(r"\b[a-z]+_[a-z_]+\b")
@@ -51,7 +52,8 @@ def test_the_opening_leaves_out_intent_titles() -> None:
         reason = task.user_scenario.reason_for_call
         if not FIRST_PERSON.search(reason):
             assert reason not in opening, task.id
-        assert task.user_scenario.goals[0].request in opening
+        first = task.user_scenario.goals[0]
+        assert briefs([first], task.user_scenario.known_info)[first.id].text in opening
 
 
 def test_an_imported_request_names_only_the_ids_the_customer_knows() -> None:
