@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from markupsafe import Markup
 from plotly.offline import get_plotlyjs
@@ -122,15 +121,13 @@ def render_index(ranked: list[Entry], task_set: str | None) -> str:
 
 
 def _entry(run: RunData) -> Entry:
-    config = run.config
     return Entry(
         rank=0,
         run=run.name,
         page="",
-        model=_model(config),
-        agent_kind=_agent_kind(str(config.get("agent", "?"))),
-        user=config.get("user", "scripted")
-        + (f" ({config['user_model']})" if config.get("user_model") else ""),
+        model=run.model,
+        agent_kind=_agent_kind(run.agent),
+        user=run.user,
         trials=run.metrics.trials,
         avg_at_k=run.metrics.avg_at_k,
         pass_hat_k=run.metrics.pass_hat_k,
@@ -149,12 +146,6 @@ def _agent_kind(agent: str) -> str:
     if agent == "model":
         return "model"
     return "built-in"
-
-
-def _model(config: dict[str, Any]) -> str:
-    if config.get("agent") == "model":
-        return str(config.get("model") or "?")
-    return str(config.get("agent", "?"))
 
 
 def _page_names(runs: list[RunData]) -> dict[str, str]:

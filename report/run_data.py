@@ -9,7 +9,7 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from taue.contracts.run import EpisodeOutcome, EpisodeRecord, LoadedRun, RunMetrics
+from taue.contracts.run import EpisodeOutcome, EpisodeRecord, LoadedRun, RunConfig, RunMetrics, Split
 from taue.report.failures import Failure, attribute_records, failure_categories
 from taue.runner.audit import AuditReport, audit_run
 from taue.runner.interaction import interaction_stats
@@ -28,9 +28,8 @@ class RunData:
     name: str
     path: RunLocation
     """The run directory: a local folder or an object-store prefix (agent-runner/storage.py)."""
-    config: dict[str, Any]
-    """run.json as `RunConfig.model_dump(mode="json")` (every setting, defaults filled in); empty
-    for a run without one."""
+    config: RunConfig | None
+    """run.json (every setting, defaults filled in); None for a run without one."""
     records: list[EpisodeRecord]
     metrics: RunMetrics
     intervals: dict[str, Any]
@@ -49,7 +48,29 @@ class RunData:
 
     @property
     def task_set_hash(self) -> str | None:
-        return self.config.get("task_set_hash")
+        return self.config.task_set_hash if self.config else None
+
+    @property
+    def agent(self) -> str:
+        """The agent the run played ("?" without a run.json)."""
+        return self.config.agent if self.config else "?"
+
+    @property
+    def model(self) -> str:
+        """The model agent's model, else the agent."""
+        if self.config and self.config.agent == "model":
+            return self.config.model or "?"
+        return self.agent
+
+    @property
+    def user(self) -> str:
+        """The user simulator, with its model when it has one: "llm (Qwen/Qwen3-8B)"."""
+        user, model = (self.config.user, self.config.user_model) if self.config else ("scripted", None)
+        return f"{user} ({model})" if model else user
+
+    @property
+    def split(self) -> Split:
+        return self.config.split if self.config else "eval"
 
 
 def load_run(path: Path | str | RunLocation) -> RunData:
@@ -73,16 +94,15 @@ def _load_run(path: RunLocation) -> RunData:
     except ValueError as exc:
         raise RunError(f"{path}: unreadable run ({str(exc).splitlines()[0]})") from exc
     records = run.records
-    config = run.config.model_dump(mode="json") if run.config is not None else {}
     if not records:
         raise RunError(f"{path} holds no finished episode")
     failures = attribute_records(records, run.split)
     errors = len(open_infra_errors(run, records))
     metrics = summarize(record.outcome() for record in records)
     return RunData(
-        name=str(config.get("run") or path.name),
+        name=run.config.run if run.config is not None else path.name,
         path=path,
-        config=config,
+        config=run.config,
         records=records,
         metrics=metrics,
         intervals=headline_intervals([r.outcome() for r in records], metrics.trials),

@@ -25,7 +25,7 @@ async def viewer_episodes(runs: list[RunData], on_progress: Progress | None = No
     episodes: list[dict[str, Any]] = []
     for index, run in enumerate(runs):
         failures = {(f.task_id, f.trial): f for f in run.failures}
-        split = run.config.get("split", "eval")
+        split = run.split
         for record in sorted(run.records, key=lambda r: r.key):
             episodes.append(await _episode(index, record, failures.get(record.key), split, cache))
             if on_progress is not None:

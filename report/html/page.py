@@ -66,7 +66,7 @@ async def render_report(
         categories=category_rows(runs),
         audit=_div(figures.audit_rates(runs), "figure-audit"),
         filters=_filter_values(episodes),
-        runs_json=_script_json([{"name": r.name, "agent": r.config.get("agent")} for r in runs]),
+        runs_json=_script_json([{"name": r.name, "agent": r.agent} for r in runs]),
         episodes_data=packed_json(episodes),
         viewer_js=Markup(asset("viewer.js")),
     )
@@ -76,7 +76,7 @@ def headline_rows(runs: list[RunData]) -> list[dict[str, Any]]:
     """The headline table: one row per metric, one cell per run."""
     trials = max(run.metrics.trials for run in runs)
     rows = [
-        _row("agent", "agent", runs, lambda r: Cell(str(r.config.get("agent", "?")), r.config.get("agent"))),
+        _row("agent", "agent", runs, lambda r: Cell(r.agent, r.agent)),
         _row("user", "user", runs, lambda r: Cell(_user(r), _user(r))),
         _row("episodes", "episodes (headline)", runs, lambda r: _plain(r.metrics.episodes)),
         _row(
@@ -147,8 +147,7 @@ def _cost(value: float | None) -> Cell:
 
 
 def _user(run: RunData) -> str:
-    user, model = run.config.get("user", "scripted"), run.config.get("user_model")
-    return f"{user} ({model})" if model else str(user)
+    return run.user
 
 
 def _filter_values(episodes: list[dict[str, Any]]) -> dict[str, list[str]]:
