@@ -1,7 +1,7 @@
 """Every domain of the project has one shape (docs/domains.md, "Adding a domain"): the same modules,
 its parts registered on its one `Domain` (the Tracer parts loaded only when asked for), one rules
-module that the tools and the policy checker both use, one clock, and money rounded by the runtime's
-helper only. The runner reaches domain code only where it serves a domain in-process."""
+module that the tools and the policy checker both use, one clock, one record conversion (the runtime
+table base's, which keeps the declared field order), and money rounded by the runtime's helper only. The runner reaches domain code only where it serves a domain in-process."""
 
 from __future__ import annotations
 
@@ -212,3 +212,32 @@ def test_nothing_outside_a_domain_imports_its_parts_by_name() -> None:
         if pattern in path.read_text(encoding="utf-8")
     ]
     assert not offenders, offenders
+
+
+RECORD_METHODS = ("to_record", "from_record")
+BARE_RECORDS = {("telehealth", "MedicationSupplierList"), ("telehealth", "DrugInteraction")}
+"""Tables whose published record is a column's value (an array, a bare object), not an object of
+fields: the only ones that write their own conversion."""
+
+
+def _record_overrides(domain: str) -> set[tuple[str, str]]:
+    return {
+        (domain, node.name)
+        for path in python_files(domain)
+        for node in ast.walk(tree(path))
+        if isinstance(node, ast.ClassDef)
+        and any(isinstance(f, ast.FunctionDef) and f.name in RECORD_METHODS for f in node.body)
+    }
+
+
+@pytest.mark.parametrize("domain", FOLDERS)
+def test_one_record_conversion_keeps_the_declared_field_order(domain: str) -> None:
+    assert _record_overrides(domain) <= BARE_RECORDS
+    rows = get_domain(domain).generate(0)
+    for table in get_domain(domain).tables:
+        row = next((r for r in rows if type(r) is table), None)
+        if row is None or (domain, table.__name__) in BARE_RECORDS:
+            continue
+        record = row.to_record()
+        declared = [name for name in (table.record_fields or tuple(table.model_fields)) if name in record]
+        assert list(record) == declared, (domain, table.__name__)
