@@ -1,7 +1,8 @@
 """Every domain of the project has one shape (docs/domains.md, "Adding a domain"): the same modules,
 its parts registered on its one `Domain` (the Tracer parts loaded only when asked for), one rules
 module that the tools and the policy checker both use, one clock, one record conversion (the runtime
-table base's, which keeps the declared field order), and money rounded by the runtime's helper only. The runner reaches domain code only where it serves a domain in-process."""
+table base's, which keeps the declared field order), and money rounded by the runtime's helper
+only. The runner reaches domain code only where it serves a domain in-process."""
 
 from __future__ import annotations
 
