@@ -1,15 +1,17 @@
 """The figures `taue domains` prints, without building any seed database.
 
-Two caches keep the command under a second (it used to rebuild all ten seed databases, 20-40 s):
+Three caches keep the command under a second (it used to rebuild all ten seed databases, 20-40 s):
 
 - **seed facts** (`seed_facts.json`, committed beside this module): each domain's rows per table and
   database size, with a fingerprint of what the seed is made of (the sources of the generator and the
   tables, the seed). A domain whose fingerprint differs (or an outside domain) builds its seed once and
   keeps the figures in the user cache. Regenerate the committed file after changing a generator:
   `python -m taue.cli.domain_facts`; a test checks it is current.
-- **rows** (`domains.json` in the user cache dir: `TAUE_CACHE_DIR`, else `$XDG_CACHE_HOME/taue`, else
-  `~/.cache/taue`): every figure of a domain, keyed by a digest of every file in its folder and of the
-  shared runtime. When all of them match, the command imports no domain at all.
+- **rows** (`domain_rows.json`, committed beside this module, then `domains.json` in the user cache
+  dir: `TAUE_CACHE_DIR`, else `$XDG_CACHE_HOME/taue`, else `~/.cache/taue`): every figure of a
+  domain, keyed by a digest of every file in its folder and of the shared runtime. When all of them
+  match, the command imports no domain at all — on a fresh clone too, from the committed file (the
+  same command regenerates it; a test checks it is current).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from taue.envs.runtime.domain import Domain
 
 SEED_FACTS_PATH = Path(__file__).resolve().with_name("seed_facts.json")
+ROWS_PATH = Path(__file__).resolve().with_name("domain_rows.json")
 NOT_DOMAINS = ("runtime", "task_sets")
 """`taue.envs.runtime.discovery.NOT_DOMAINS`, written out so that listing names imports no domain."""
 ROWS_FORMAT = 1
@@ -165,18 +168,22 @@ def cached_rows() -> list[dict[str, Any]] | None:
     names = folder_domain_names()
     if not names:
         return None
-    stored = _read_json(cache_dir() / "domains.json")
-    if stored.get("format") != ROWS_FORMAT:
-        return None
+    sources = [_stored_rows(ROWS_PATH), _stored_rows(cache_dir() / "domains.json")]
     rows = []
     for name in names:
-        entry = stored.get("domains", {}).get(name)
-        if not isinstance(entry, dict) or entry.get("fingerprint") != folder_fingerprint(
-            _envs_folder() / name
-        ):
+        fingerprint = folder_fingerprint(_envs_folder() / name)
+        entry = next((s[name] for s in sources if s.get(name, {}).get("fingerprint") == fingerprint), None)
+        if entry is None:
             return None
         rows.append(entry["facts"])
     return rows
+
+
+def _stored_rows(path: Path) -> dict[str, Any]:
+    """name -> {"fingerprint", "facts"} of a rows file; empty when absent or of another format."""
+    stored = _read_json(path)
+    domains = stored.get("domains") if stored.get("format") == ROWS_FORMAT else None
+    return {n: e for n, e in (domains or {}).items() if isinstance(e, dict)}
 
 
 def remember_rows(rows: list[dict[str, Any]]) -> None:
@@ -195,12 +202,19 @@ def remember_rows(rows: list[dict[str, Any]]) -> None:
 
 
 def main() -> None:
-    """Rebuild every domain's seed and rewrite the committed seed facts."""
+    """Rebuild every domain's seed and rewrite the committed seed facts, then the committed rows."""
+    from taue.cli.commands.domains import domain_facts
     from taue.envs.runtime.discovery import domain_names, get_domain
 
     facts = {name: build_seed_facts(get_domain(name)) for name in domain_names()}
     SEED_FACTS_PATH.write_text(json.dumps(facts, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {SEED_FACTS_PATH} ({len(facts)} domains)")
+    rows = {
+        name: {"fingerprint": folder_fingerprint(_envs_folder() / name), "facts": domain_facts(name)}
+        for name in domain_names()
+    }
+    _write_json(ROWS_PATH, {"format": ROWS_FORMAT, "domains": rows})
+    print(f"wrote {ROWS_PATH} ({len(rows)} domains)")
 
 
 if __name__ == "__main__":
