@@ -121,35 +121,34 @@ def _task_holding_back_the_first_payment() -> tuple[Task, str]:
     raise AssertionError("no task holds back its first need's payment")
 
 
-def test_the_payment_comes_when_the_agent_asks_for_it() -> None:
+def _opened() -> tuple[ScriptedUser, Task, str]:
+    """A user who has just opened with a need whose payment (the value returned) it held back."""
     task, name = _task_holding_back_the_first_payment()
     user = ScriptedUser(task, seed=0)
-    payment = task.user_scenario.known_info[name]
-    assert payment not in user.opening()
+    assert task.user_scenario.known_info[name] not in user.opening()
+    return user, task, task.user_scenario.known_info[name]
+
+
+def test_the_payment_comes_when_the_agent_asks_for_it() -> None:
+    user, _, payment = _opened()
     answer = user.reply("Thank you. How would you like to pay for this?")
     assert payment in answer.message, answer.message
     assert "needless_question_answered" not in answer.events
 
 
 def test_an_open_question_about_the_need_gets_its_held_back_details() -> None:
-    task, name = _task_holding_back_the_first_payment()
-    user = ScriptedUser(task, seed=0)
-    user.opening()
+    user, _, payment = _opened()
     answer = user.reply("I understand. Is there anything else you can tell me about what you need?")
-    assert task.user_scenario.known_info[name] in answer.message, answer.message
+    assert payment in answer.message, answer.message
 
 
 def test_a_declined_proposal_says_the_held_back_details() -> None:
-    task, name = _task_holding_back_the_first_payment()
-    user = ScriptedUser(task, seed=0)
-    user.opening()
+    user, _, payment = _opened()
     answer = user.reply("I can do something else for you: shall I send you a newsletter instead?")
-    assert task.user_scenario.known_info[name] in answer.message, answer.message
+    assert payment in answer.message, answer.message
 
 
 def test_asked_again_the_user_says_the_whole_request() -> None:
-    task, _ = _task_holding_back_the_first_payment()
-    user = ScriptedUser(task, seed=0)
-    user.opening()
+    user, task, _ = _opened()
     first = task.user_scenario.goals[0]
     assert first.request[1:] in user._next_request()  # said in brief first, in full when asked again
