@@ -17,6 +17,7 @@ import pytest
 
 from taue.envs.runtime.authoring import TracerSpec
 from taue.envs.runtime.discovery import NOT_DOMAINS, get_domain
+from taue.layout import mounts
 from tests.paths import ROOT
 
 ENVS = ROOT / "envs"
@@ -196,7 +197,7 @@ def test_the_runner_imports_domain_code_only_where_it_serves() -> None:
     check and the database export load it in the functions that serve a domain in-process."""
     eager = {
         str(path.relative_to(ROOT)): module
-        for path in (ROOT / "agent-runner").rglob("*.py")
+        for path in (ROOT / mounts()["taue.runner"]).rglob("*.py")
         for module in _module_level_imports(path)
         if module.startswith("taue.envs")
     }
@@ -208,7 +209,8 @@ def test_nothing_outside_a_domain_imports_its_parts_by_name() -> None:
     pattern = "taue.envs.{"
     offenders = [
         str(path.relative_to(ROOT))
-        for folder in ("agent-runner", "report", "tracer", "taue", "scorer", "simulator")
+        for package, folder in mounts().items()
+        if package != "taue.envs"
         for path in (ROOT / folder).rglob("*.py")
         if pattern in path.read_text(encoding="utf-8")
     ]
