@@ -297,6 +297,10 @@ def _confirms(question: str, reading: Reading) -> None:
         reading.asks_confirmation = True
 
 
+QUOTED = re.compile(r"\([^()]*\)|\"[^\"]*\"|(?<!\w)'[^']*'(?!\w)|“[^”]*”|‘[^’]*’")
+"""Bracketed or quoted text: the details a question carries, not what it asks."""
+
+
 def _changes_anything(question: str) -> bool:
     words = WORD.findall(question)
     return any(_changes(w) for w in words) or bool(_phrasal_change(words))
@@ -380,11 +384,12 @@ class _Question:
     """The named facts whose values it states back."""
 
     def requests_named(self) -> bool:
-        """It asks for the facts it names (not states them back, nor asks which of unknown ones)."""
+        """It asks for the facts it names (not states them back, nor asks which of unknown ones); a
+        request verb inside quoted or bracketed details ("(note 'Patient will share …')") asks nothing."""
         return (
             bool(self.named)
             and not self.stated
-            and _requests(self.text)
+            and _requests(QUOTED.sub(" ", self.text))
             and not _asks_which_of_unknown(self.text, self.named, self.book)
         )
 

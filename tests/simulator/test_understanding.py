@@ -56,6 +56,20 @@ def test_alternatives_are_read_as_one_request_for_what_the_user_knows() -> None:
 
 
 @pytest.mark.parametrize(
+    "message",
+    [
+        "Update the note on your record (record id REC_1, note: Patient will share readings)? (yes/no)",
+        "Shall I add the note 'Please send me the care plan' to your record?",
+        'Add the note "Tell the pharmacy about the allergy" to your latest record? (yes/no)',
+    ],
+)
+def test_a_request_verb_inside_quoted_details_asks_for_nothing(message: str) -> None:
+    book = FactBook(names=["note", "record_to_note"], values={"note": "x", "record_to_note": "y"})
+    reading = read_message(message, book)
+    assert reading.asks_confirmation and not reading.facts_asked, reading
+
+
+@pytest.mark.parametrize(
     ("sentence", "strength"),
     [
         ("You're all set: I've moved the money from Joint Checking to Everyday Checking.", Claim.STRONG),
