@@ -297,7 +297,7 @@ def _confirms(question: str, reading: Reading) -> None:
         reading.asks_confirmation = True
 
 
-QUOTED = re.compile(r"\([^()]*\)|\"[^\"]*\"|(?<!\w)'[^']*'(?!\w)|“[^”]*”|‘[^’]*’")
+DETAILS = re.compile(r"\([^()]*\)|\"[^\"]*\"|(?<!\w)'[^']*'(?!\w)|“[^”]*”|‘[^’]*’")
 """Bracketed or quoted text: the details a question carries, not what it asks."""
 
 
@@ -389,7 +389,7 @@ class _Question:
         return (
             bool(self.named)
             and not self.stated
-            and _requests(QUOTED.sub(" ", self.text))
+            and _requests(DETAILS.sub(" ", self.text))
             and not _asks_which_of_unknown(self.text, self.named, self.book)
         )
 
