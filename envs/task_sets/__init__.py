@@ -8,6 +8,9 @@ database, so the runner, the servers and the scorer treat it like any other doma
 
 Modules: `storage` (folders and `task_set.json`), `published` (the published task shape and JSON
 task files), `pyparse` (safe reading of Python task files), `scenario` (structured user scenarios
-derived from published tasks), `importer` (`taue import tau-bench`), `loader` (task set -> Domain),
+derived from published tasks, with `statements` (what the instruction says the user knows),
+`requests` (what it asks for), `refusals` (refusal-expected goals for what no gold write does),
+`policy_reasons` (their reasons, from the policy) and `wording` (word stems and kinds of change)),
+`importer` (`taue import tau-bench`), `loader` (task set -> Domain),
 `exporter` (our state -> the published JSON layout).
 """

@@ -33,7 +33,7 @@ from taue.envs.runtime.task_checks import output_problems, replay
 from taue.envs.task_sets.loader import build_domain, read_table, table_models
 from taue.envs.task_sets.published import PublishedAction, PublishedTask, read_json_tasks
 from taue.envs.task_sets.pyparse import read_python_tasks
-from taue.envs.task_sets.scenario import derive
+from taue.envs.task_sets.scenario import derive, read_policy
 from taue.envs.task_sets.storage import (
     DB_FOLDER,
     POLICY_FILE,
@@ -45,6 +45,7 @@ from taue.envs.task_sets.storage import (
     task_sets_root,
     write_info,
 )
+from taue.envs.task_sets.task_list import read_task_list
 
 SPLITS = ("train", "dev", "test")
 EMOTION_LINE = re.compile(r"\s*\n\s*Emotion Instruction:\s*", re.IGNORECASE)
@@ -66,25 +67,26 @@ class Source:
     neutral: Path | None
 
     def relative(self, path: Path) -> str:
-        return path.relative_to(self.root).as_posix()
+        """PATH-relative, or absolute for a file outside PATH (a `--tasks` file)."""
+        return path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) else str(path)
 
     def read_tasks(self, path: Path) -> list[PublishedTask]:
         return read_python_tasks(path) if path.suffix == ".py" else read_json_tasks(path)
 
 
-def locate(path: Path, base: Domain, split: str) -> Source:
-    """Find the domain's files under PATH in either layout."""
+def locate(path: Path, base: Domain, split: str, own_tasks: Path | None = None) -> Source:
+    """Find the domain's files under PATH in either layout; `own_tasks` replaces the split's task file."""
     root = path.expanduser().resolve()
     if not root.is_dir():
         raise TaskSetError(f"{path}: not a folder")
     for folder in (root, root / base.name):
         if (folder / "db").is_dir():
-            return _source("folder", root, folder, folder / "db", split, ".json", base)
+            return _source("folder", root, folder, folder / "db", split, ".json", base, own_tasks)
     checkouts = sorted(
         p for p in [*root.glob(f"*/envs/{base.name}"), root / "envs" / base.name] if p.is_dir()
     )
     if len(checkouts) == 1:
-        return _source("checkout", root, checkouts[0], checkouts[0] / "data", split, ".py", base)
+        return _source("checkout", root, checkouts[0], checkouts[0] / "data", split, ".py", base, own_tasks)
     if len(checkouts) > 1:
         raise TaskSetError(f"{path}: several {base.name} domains found: {', '.join(map(str, checkouts))}")
     raise TaskSetError(
@@ -93,7 +95,9 @@ def locate(path: Path, base: Domain, split: str) -> Source:
     )
 
 
-def _source(kind: str, root: Path, folder: Path, db: Path, split: str, ext: str, base: Domain) -> Source:
+def _source(
+    kind: str, root: Path, folder: Path, db: Path, split: str, ext: str, base: Domain, own: Path | None = None
+) -> Source:
     tables = sorted(table_models(base))
     missing = [f"{name}.json" for name in tables if not (db / f"{name}.json").is_file()]
     if missing:
@@ -101,6 +105,8 @@ def _source(kind: str, root: Path, folder: Path, db: Path, split: str, ext: str,
     policy = folder / "wiki.md"
     if not policy.is_file():
         raise TaskSetError(f"{folder}: no wiki.md (the policy document)")
+    if own is not None:  # `--tasks FILE`: the split's task files are not read (no neutral twins file)
+        return Source(kind, root, {name: db / f"{name}.json" for name in tables}, policy, own, None)
     emotional, neutral = folder / f"tasks_{split}{ext}", folder / f"tasks_{split}_no_emotion{ext}"
     if not emotional.is_file() and not neutral.is_file():
         raise TaskSetError(f"{folder}: neither {emotional.name} nor {neutral.name} exists")
@@ -200,11 +206,13 @@ def convert(
     primary: list[PublishedTask],
     neutral: list[PublishedTask] | None,
     twins: bool,
+    indices: list[int] | None = None,
 ) -> list[Task]:
-    """Our tasks (each emotional one followed by its neutral twin) from the published ones."""
+    """Our tasks (each emotional one followed by its neutral twin) from the published ones; `indices`:
+    each task's original index (its id suffix and provenance), by default its position."""
     tasks: list[Task] = []
     primary_file = source.relative(source.tasks)
-    for index, published in enumerate(primary):
+    for index, published in zip(indices or range(len(primary)), primary, strict=True):
         actions, flags = convert_actions(base, published.actions)
         instruction, emotion_text = split_instruction(published.instruction)
         emotion, original_family = None, None
@@ -219,7 +227,8 @@ def convert(
                 twin_source, instruction = source.relative(source.neutral), twin.instruction
             else:
                 flags.append(f"{problem}: neutral twin derived from this task instead")
-        derived = derive(base, published.user_id, instruction, actions, list(published.outputs))
+        policy = read_policy(source.policy)
+        derived = derive(base, published.user_id, instruction, actions, list(published.outputs), policy)
         task_id = f"{name}-{index:04d}"
         task = Task(
             id=task_id,
@@ -289,19 +298,31 @@ def _check_target(name: str, base_name: str, replace: bool) -> Path:
 
 
 async def import_task_set(
-    path: Path, domain: str, split: str, name: str, twins: bool = True, replace: bool = False
+    path: Path,
+    domain: str,
+    split: str,
+    name: str,
+    twins: bool = True,
+    replace: bool = False,
+    tasks_file: Path | None = None,
 ) -> TaskSetInfo:
-    """Import one domain split from PATH as task set NAME; returns what `task_set.json` says."""
+    """Import one domain split from PATH as task set NAME; returns what `task_set.json` says.
+
+    `tasks_file` (`--tasks`) replaces the split's task files: published tasks or recorded τ-bench
+    trajectories (`envs.task_sets.task_list`), each task keeping its original index."""
     if split not in SPLITS:
         raise TaskSetError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
     target = _check_target(name, domain, replace)
     base = get_domain(domain)
-    source = locate(path, base, split)
-    primary = source.read_tasks(source.tasks)
+    own = None if tasks_file is None else tasks_file.expanduser().resolve()
+    indexed = None if own is None else read_task_list(own)
+    source = locate(path, base, split, own)
+    primary = source.read_tasks(source.tasks) if indexed is None else [task for _, task in indexed]
     neutral = source.read_tasks(source.neutral) if source.neutral is not None and twins else None
     models = table_models(base)
     layouts = {table: read_table(file, models[table])[1] for table, file in source.db_files.items()}
-    tasks = convert(name, base, source, primary, neutral, twins)
+    indices = None if indexed is None else [index for index, _ in indexed]
+    tasks = convert(name, base, source, primary, neutral, twins, indices)
     task_sets_root().mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=task_sets_root()))
     try:

@@ -50,6 +50,15 @@ def import_tau_bench(
     ] = True,
     replace: Annotated[bool, typer.Option(help="Overwrite an existing task set of that name.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print task_set.json instead of a report.")] = False,
+    tasks: Annotated[
+        Path | None,
+        typer.Option(
+            "--tasks",
+            help="A JSON file replacing the split's task files (no neutral-twins file then): a list of "
+            "published tasks, or of recorded τ-bench trajectories (each distinct info.task, its index "
+            "and id suffix the trajectory's task_id). PATH still gives the database and wiki.md.",
+        ),
+    ] = None,
 ) -> None:
     """Import one domain split as a task set in $TAUE_TASK_SETS_DIR (default ./task-sets); never runs
     PATH's code."""
@@ -61,7 +70,7 @@ def import_tau_bench(
     if split not in SPLITS:
         raise _fail(f"--split must be one of {', '.join(SPLITS)}, not {split!r}")
     try:
-        info = asyncio.run(import_task_set(path, domain, split, task_set, emotion_twins, replace))
+        info = asyncio.run(import_task_set(path, domain, split, task_set, emotion_twins, replace, tasks))
     except TaskSetError as exc:
         raise _fail(str(exc)) from None
     if as_json:
