@@ -42,6 +42,7 @@ STATE_PHRASES = (
     "completed",
     "successfully",
     "successful",
+    "successfull",
     "went through",
     "gone through",
     "taken care of",
@@ -137,6 +138,8 @@ def _telegraphic_claim(words: list[str]) -> Claim:
             meaning(word).startswith("class:") and is_past_form(word)
         ):
             continue  # a headline's verb opens or closes it; "airline cancelled flight" is a story
+        if words[index - 1 : index] in (["status"], ["state"]):
+            continue  # "…; status completed": a record's data
         if lemma(word) == word or word in NOT_HEADLINES or words[index + 1 : index + 2] in PREPOSITIONS:
             continue  # "Dumbbell Set", "Given the details", "Scheduled for May 5", "Paid with Visa"
         before = words[max(0, index - WINDOW) : index]
@@ -151,7 +154,7 @@ def _subject_claim(words: list[str]) -> Claim:
         if word not in SUBJECTS or not _free(words, index):
             continue
         verb = _reported_verb(words, index)
-        if verb is None or is_lookup(verb) or lemma(verb) in SAYING:
+        if verb is None or is_lookup(verb) or lemma(verb) in SAYING or _found(words, verb):
             continue
         best = max(best, Claim.STRONG if _change_verb(verb) else Claim.WEAK)
     return best
@@ -199,7 +202,17 @@ def _perfect_passive(words: list[str]) -> Claim:
             continue
         if _changes(participle) and _free(words, index - 1):
             return Claim.STRONG
+        if word == "been" and _reported(participle) and _free(words, index - 1):
+            return Claim.WEAK  # "A payment has been made", "the movie has been rented": a report, plainly
     return Claim.NONE
+
+
+LIFECYCLE = frozenset({"deliver", "ship", "receive", "arrive", "place", "create"})
+"""What happens to a record anyway ("it has been delivered"): its history, never the agent's report."""
+
+
+def _reported(participle: str) -> bool:
+    return is_past_form(participle) and not is_lookup(participle) and lemma(participle) not in LIFECYCLE
 
 
 def _changes(participle: str) -> bool:
@@ -210,6 +223,7 @@ def _changes(participle: str) -> bool:
 
 def _phrase_claim(words: list[str]) -> Claim:
     text = " ".join(words)
+    best = Claim.NONE
     for phrase, pattern in _PHRASES:
         if phrase not in text:
             continue
@@ -217,9 +231,37 @@ def _phrase_claim(words: list[str]) -> Claim:
             index = len(text[: match.start()].split())
             if phrase in ("has been", "have been"):
                 continue  # read as a passive above, with its participle
-            if _free(words, index):
-                return Claim.STRONG
-    return Claim.NONE
+            if not _free(words, index) or words[index - 1 : index] in (["status"], ["state"]):
+                continue  # "…; status completed": a record's data
+            if phrase in THROUGH and words[index + 2 : index + 3] and words[index + 2] in REVIEWED:
+                continue  # "I've gone through everything carefully": a review
+            if phrase in HISTORY_STATES and words[index - 1 : index] in (["was"], ["were"]):
+                best = Claim.WEAK  # "the order was completed": a report or its history; it accuses nobody
+                continue
+            return Claim.STRONG
+    return best
+
+
+THROUGH = ("went through", "gone through")
+REVIEWED = frozenset(
+    {"everything", "all", "your", "the", "it", "them", "my", "our", "this", "that", "each", "every"}
+)
+HISTORY_STATES = ("complete", "completed", "done")
+"""States that, after a plain "was", may tell a record's history ("was completed in May"): weak."""
+SEARCH_RESULTS = frozenset(
+    {"some", "several", "few", "multiple", "many", "these", "results", "options", "matches"}
+)
+
+
+def _found(words: list[str], verb: str) -> bool:
+    """ "I've got 3 flights for you", "I discovered 10 hotels": what a search found, not a change ("I've
+    gotten you the seats" is one)."""
+    if lemma(verb) == "discover":
+        return True
+    if lemma(verb) != "get" or verb not in words:
+        return False
+    after = words[words.index(verb) + 1 : words.index(verb) + 2]
+    return bool(after) and (after[0].isdigit() or after[0] in SEARCH_RESULTS)
 
 
 NOT_REPORTS = re.compile(r"(if|unless|reason|the reason|because)\b")
@@ -253,6 +295,34 @@ REPORTERS = SUBJECTS | {"have", "has", "had", "been", "successfully", "just", "a
 
 def _clause_claim(clause: str) -> Claim:
     words = _words(QUOTED.sub(" ", clause))
-    if not words or _finds_out(words):
-        return Claim.NONE  # "I have successfully authenticated you": finding out, however it went
+    if not words:
+        return Claim.NONE
+    booked = _booking_claim(" ".join(words))
+    if booked or _finds_out(words):
+        return booked  # "I have successfully authenticated you": finding out, however it went
     return max(_phrase_claim(words), _passive_claim(words), _subject_claim(words), _telegraphic_claim(words))
+
+
+BOOKED = re.compile(
+    r"\b(?:you are|you're|you have been|you've been) (?:all )?"
+    r"(?:booked|reserved|scheduled|registered|enrolled)\b"
+    r"|\b(?:i|we) (?:was|were) able to (?:\w+ )?(?:book|reserve|schedule|confirm|make|complete|process|"
+    r"transfer|cancel|change|update|move|add|set|send|place|buy|purchase|rent|order|pay)\b"
+)
+"""'You're booked.', 'I was able to book it.'"""
+CONFIRMED_BOOKING = re.compile(
+    r"\b(?:reservation|booking|appointment|ticket|tickets|purchase|order|transfer|payment|ride|table|"
+    r"visit|rental|room|rooms|event)\b[^.;]{0,40}\b(?:has been|have been|was|were|is|are|is now|are now) "
+    r"(?:successfully |now )?confirmed\b"
+    r"|\b(?:i|we) (?:have |'ve )?(?:successfully )?confirmed (?:your |the )?(?:\w+ )?"
+    r"(?:reservation|booking|appointment|ticket|tickets|purchase|order|transfer|payment|ride|table|visit|rental)\b"
+)
+"""'Your ticket was confirmed.', 'I have confirmed the reservation.': confirming a booking makes it (a
+record's identity being confirmed is finding out)."""
+
+
+def _booking_claim(text: str) -> Claim:
+    if CONFIRMED_BOOKING.search(text) or BOOKED.search(text):
+        negated = any(w in NEGATIONS or w.endswith("n't") for w in text.split()[:6])
+        return Claim.NONE if negated else Claim.STRONG
+    return Claim.NONE

@@ -284,14 +284,19 @@ def report_markdown(report: Report) -> str:
         f"{report.messages} messages ({', '.join(f'{s} {n}' for s, n in sorted(report.by_source.items()))}), "
         f"split {report.split}",
         "",
-        "| act | precision | recall | tp | fp | fn | target |",
-        "|---|---|---|---|---|---|---|",
+        *score_table(report.scores, TARGETS),
     ]
-    for act, score in report.scores.items():
-        target = f"≥ {TARGETS[act]:.0%}" if act in TARGETS else ""
+    return "\n".join(lines)
+
+
+def score_table(scores: Mapping[str, Score], targets: Mapping[str, float]) -> list[str]:
+    """The markdown table of per-act scores (also the SGD corpus's: `simulator/sgd_corpus.py`)."""
+    lines = ["| act | precision | recall | tp | fp | fn | target |", "|---|---|---|---|---|---|---|"]
+    for act, score in scores.items():
+        target = f"≥ {targets[act]:.0%}" if act in targets else ""
         counts = f"{score.tp} | {score.fp} | {score.fn}"
         lines.append(f"| {act} | {score.precision:.1%} | {score.recall:.1%} | {counts} | {target} |")
-    return "\n".join(lines)
+    return lines
 
 
 def write_jsonl(path: Path, entries: Iterable[Entry]) -> None:

@@ -235,15 +235,21 @@ def best_guess(question: str, book: FactBook) -> str | None:
     return max(scores, key=scores.__getitem__)
 
 
+MAX_OPTION_WORDS = 4
+"""An option of an "A or B" question is a few words; more make it a clause of its own."""
+
+
 def choice(question: str, book: FactBook) -> tuple[str, str] | None:
     """For "…, A or B?": the option a known fact's value names, with that fact; None when no single
     option fits (or the question offers no options)."""
     if " or " not in question or re.search(r"\byes,? or no\b", question):
         return None  # "Please reply yes or no." chooses nothing
-    options = [o.strip(" ?.!") for o in re.split(r",|\bor\b|:", question)]
+    options = [o.strip(" ?.!") for o in re.split(r",|\bor\b|:|\(|\)", question)]
     scores: list[tuple[int, int, str]] = []
     for index, option in enumerate(options[1:], start=1):
         words = set(content_words(option)) - GENERIC_WORDS
+        if len(words) > MAX_OPTION_WORDS:
+            continue  # "…, or would you like to add a credit card to your profile first?" is a clause
         for name in sorted(book.known):
             value = set(content_words(book.values.get(name, ""))) - GENERIC_WORDS
             shared = sum(1 for w in words if any(same_word(w, v) for v in value))

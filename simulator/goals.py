@@ -17,6 +17,7 @@ from taue.contracts.episode import Notification
 from taue.contracts.tasks import Goal, Target, matches
 from taue.contracts.text import contains, tokens
 from taue.simulator.proposals import Candidate, key_values, proposed_goals
+from taue.simulator.refusals import states_rule
 
 
 class GoalTracker:
@@ -80,11 +81,13 @@ class GoalTracker:
 
     def accept_refusals(self, statements: list[str]) -> list[str]:
         """Refusal-expected goals the agent refused giving a policy reason the user accepts."""
-        words = tokens(" ".join(statements))
+        text = " ".join(statements)
+        words = tokens(text)
         newly = [
             goal.id
             for goal in self._open_actions()
-            if goal.refusal_expected and any(contains(words, reason) for reason in goal.refusal_reason)
+            if goal.refusal_expected
+            and any(contains(words, reason) or states_rule(text, reason) for reason in goal.refusal_reason)
         ]
         self.refused.update(newly)
         return newly

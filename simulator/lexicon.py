@@ -175,6 +175,11 @@ PHRASAL = {
     ("switch", "over"): "switch",
     ("swap", "out"): "swap",
     ("cash", "in"): "redeem",
+    ("switch", "on"): "activate",
+    ("turn", "on"): "activate",
+    ("back", "on"): "reactivate",
+    ("switch", "off"): "deactivate",
+    ("turn", "off"): "deactivate",
 }
 """Phrasal verbs and the verb they mean ("call off the booking" cancels it)."""
 

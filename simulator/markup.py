@@ -29,7 +29,7 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+(?!\()|(?<=[.?!][\"'”’])\s+(?=[A
 LIST_JOIN = "; "
 
 
-@dataclass
+@dataclass(frozen=True)
 class Block:
     text: str
     item: bool = False
@@ -38,13 +38,25 @@ class Block:
     """How deep the list item is nested (1: a top-level item)."""
 
 
+_LAZY_QUESTION = re.compile(
+    r"\s*\n(?=(?:please|shall|should|would|could|can|do|does|is|are|let me know|which|what|how|when)\b)",
+    re.IGNORECASE,
+)
+"""A closing line written right under a list ("- … \nShall I go ahead?") is, in CommonMark, a lazy
+continuation of the last item; a reader sees the question on its own line."""
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
 def _inline_text(token: Token) -> str:
     parts: list[str] = []
     for child in token.children or []:
         if child.type in ("text", "code_inline", "html_inline"):
             parts.append(child.content)
         elif child.type in ("softbreak", "hardbreak"):
-            parts.append(" ")
+            parts.append("\n")
         elif child.type == "image":
             parts.append(child.content)
     return _LEFTOVER_EMPHASIS.sub("", "".join(parts)).strip()
@@ -60,8 +72,11 @@ def _blocks(message: str) -> list[Block]:
             depth -= 1
         elif token.type == "inline":
             text = _inline_text(token)
-            if text:
-                blocks.append(Block(text, item=depth > 0, depth=depth))
+            if not text:
+                continue
+            own, *after = _LAZY_QUESTION.split(text, maxsplit=1) if depth > 0 else [text]
+            blocks.append(Block(_one_line(own), item=depth > 0, depth=depth))
+            blocks.extend(Block(_one_line(rest)) for rest in after if rest.strip())
         elif token.type in ("fence", "code_block") and token.content.strip():
             blocks.append(Block(token.content.strip(), item=depth > 0, depth=depth))
     return blocks
@@ -142,6 +157,18 @@ def plain_lines(message: str) -> tuple[str, ...]:
     if not _MARKDOWN_HINT.search(message):
         return tuple(line.strip() for line in message.splitlines() if line.strip())
     return tuple(_joined(_blocks(message)))
+
+
+@lru_cache(maxsize=1024)
+def _cached_blocks(message: str) -> tuple[Block, ...]:
+    return tuple(_blocks(message))
+
+
+def blocks_of(message: str) -> list[Block]:
+    """The message's lines and list items, as parsed (list items keep their depth)."""
+    if not _MARKDOWN_HINT.search(message):
+        return [Block(line.strip()) for line in message.splitlines() if line.strip()]
+    return list(_cached_blocks(message))
 
 
 def plain_text(message: str) -> str:

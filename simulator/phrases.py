@@ -130,6 +130,13 @@ LEADING_CLAUSE = re.compile(r"^(to|before|since|as|once|after|in order to) [^,?]
 """'To proceed with the exchange, could you give me …': the opening clause names the task, not the ask."""
 WH_CHOICE = re.compile(r"\b(how|what|which|when|where)\b( \w+)? (you|you'd|would|do|should|to)\b")
 """'…how you'd like to proceed', 'what you would like to change': the user chooses, nothing is proposed."""
+WISH_QUESTION = re.compile(
+    r"\b(what|how)\b[^?.;]{0,40}\b(you'd|you would|would you|you want|you wish|you need|do you)\b"
+    r"[^?.;]{0,40}\b(change|changes|modify|modification|update|make|do|proceed|adjust|done|help|assist)\b"
+    r"|\b(let me know|tell me)\b[^?.;]{0,25}\b(changes?|modifications?|updates?)\b[^?.;]{0,20}\b(you|you'd)\b"
+)
+"""'What changes would you like to make?', 'how would you like to proceed': the user is asked what it
+wants done, and says its need."""
 POLITE_REQUEST = re.compile(r"(?:^|:\s*)your\b[^.?!]*,?\s*please[.!]?$", re.IGNORECASE)
 """"Your order number, please." / "One more thing: your email, please.": a request without a verb."""
 OFFER_LEADS = ("can i", "could i", "may i", "if i", "let me", "i could", "i can", "should i", "shall i")
@@ -195,6 +202,91 @@ CONFIRMATION_PHRASES = (
     "shall i",
     "should i",
 )
+HELP_OFFER = re.compile(
+    r"\bif (?:you|there is|there's) (?:need|require|have|is|anything)\b[^.?!]{0,30}"
+    r"\b(?:assistance|help|questions?|concerns?|anything|information|details)\b"
+    r"|\bif you (?:decide|choose|change your mind)\b"
+)
+"""'If you need further assistance, please let me know': an offer of help, asking for nothing."""
+CONFIRM_LEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|alright|all right|so|great|sure|perfect|got it|thanks?|thank you)[,.!]?\s+)*"
+    r"(?:confirming\b|to (?:confirm|review|recap|summari[sz]e|verify)\b"
+    r"|let(?:'s| me| us) (?:confirm|review|recap|verify)\b"
+    r"|just to (?:confirm|be sure|make sure|double[- ]check)\b"
+    r"|(?:please )?(?:can you |could you |kindly )?confirm (?:me\b|the following|the details|these|that)"
+    r"|confirm (?!the |your |if |whether |which |what |how |who )\w"
+    r"|(?:i )?(?:kindly )?(?:ask|need) you to (?:\w+ and )?confirm\b|(?:i )?need your confirmation\b"
+    r"|please give (?:me )?(?:your )?confirmation|please confirm:|so (?:that's|that is|this is)\b)"
+)
+"""A sentence that sets out an action's details for the user's approval ("Confirming a table for 2 at
+7 pm.", "To review: you'd like …", "Let's confirm the details."): a confirmation request, with or
+without "?"."""
+DECLARATIVE_CHECK = re.compile(
+    r"^(?:(?:ok(?:ay)?|alright|so|and|great|sure|just|then)[,.]?\s+)*"
+    r"(?:you(?:'d| would| want| wish| will|'re)\b|so (?:a|an|the|that)\b|that(?:'s| is| will be)\b"
+    r"|this (?:is|will be)\b|a (?:table|reservation|booking|ticket|ride|room|transfer|appointment)\b)"
+)
+"""A statement asked as a question ("You'd like to rent it?", "So a table for 4 at 7 pm?"): it checks
+the action's details with the user (one naming no wh-word)."""
+TAG_CHECK = re.compile(
+    r"\b(?:is (?:it|that|this|everything|all(?: of)? (?:that|this)) (?:right|correct|ok(?:ay)?|fine|good)"
+    r"|do i have (?:that|this|it|everything) (?:right|correct)|does (?:that|this|everything) (?:sound|look) "
+    r"(?:right|correct|good|ok(?:ay)?)|(?:,|\s)(?:right|okay|ok|correct)\s*[?.]?\s*$)"
+)
+"""A tag asking the user to check what was just set out ("…, is it right?", "Do I have that correct?")."""
+HOW_ABOUT = re.compile(r"^(?:(?:ok(?:ay)?|so|then)[,.]?\s+)?(?:how|what) about \w+ing\b")
+"""'How about renting it?': an offer to do something."""
+HELP_MORE = re.compile(
+    r"\b(?:can|could|may|shall) i (?:still |further |also |now )?(?:help|assist) you\b"
+    r"(?! (?:to |with (?!anything|something)))"
+    r"|\b(?:need|needing|want|like|require) (?:any |some )?(?:more|further|additional|other|else|extra) "
+    r"(?:help|assistance)\b|\bassist you with (?:anything|something) (?:else|more)\b|\bneed another\b"
+    r"|\bwill that be all\b|\banything (?:else )?(?:i|we) can (?:help|assist|do)\b"
+)
+"""'Can I still help you?', 'Do you need more help?': an offer of further help."""
+PREFERENCE_QUESTION = re.compile(
+    r"^(?:do you have|is there|are there|have you got|do you prefer|would you prefer)\b[^?]{0,20}"
+    r"(?:\b(?:favou?rite|preferred|particular|specific|preference|kind|type|category|in mind)\b|\bor\b)"
+    r"|^(?:will you be|are you (?!sure)|did you|do you think|were you|are you going)\b"
+)
+"""'Do you have a preferred restaurant?', 'Will you be leaving on March 1st?': a question about the
+user's preference or plan, not a proposal."""
+VAGUE_WORDS = frozenset(
+    [
+        "details",
+        "detail",
+        "information",
+        "info",
+        "more",
+        "clarify",
+        "clarification",
+        "elaborate",
+        "explain",
+        "mean",
+        "meant",
+        "something",
+        "anything",
+        "further",
+        "else",
+        "help",
+        "assistance",
+        "specifics",
+        "exactly",
+        "bit",
+        "describe",
+        "describing",
+        "situation",
+        "issue",
+        "problem",
+        "happened",
+        "happening",
+        "going",
+        "context",
+        "say",
+        "tell",
+    ]
+)
+"""Words of a question that name nothing in particular ("Could you give me more details?")."""
 OPEN_OFFERS = (
     "anything else",
     "something else",

@@ -275,6 +275,31 @@ class Voice:
     def decline(self) -> str:
         return DECLINE[self.politeness]
 
+    def choose(self, labels: list[str]) -> str:
+        """The options picked from the agent's list, one per list, in the agent's own labels."""
+        picked = " and ".join(f'"{label}"' for label in labels)
+        return {
+            "warm": f"I'd like {picked}, please.",
+            "neutral": f"I'll take {picked}.",
+            "cold": f"{picked}.",
+        }[self.politeness]
+
+    def no_reason(self) -> str:
+        """Asked for a reason the scenario does not give: the customer has none to add."""
+        return (
+            "I don't have a particular reason to give."
+            if self.politeness != "cold"
+            else "No particular reason."
+        )
+
+    def none_fits(self) -> str:
+        """None of the listed options is what the user wants: it says what it wants instead."""
+        return {
+            "warm": "None of those is quite what I'm after.",
+            "neutral": "None of those is what I want.",
+            "cold": "None of those.",
+        }[self.politeness]
+
     def stay(self) -> str:
         """An offer to hand the user over to a person, while the user still wants the agent's help."""
         return "No, I'd rather you help me with this." if self.politeness != "cold" else "No. You handle it."

@@ -146,8 +146,8 @@ def proposed_goals(
     descriptions: Mapping[str, str] | None = None,
 ) -> list[Goal]:
     """The open goals a confirmation request proposes (see the module docstring)."""
-    words = tokens(message)
     asked, before = focus(message)
+    words = _focused_words(message, asked)
     parts = (message_meanings(asked), message_meanings(before), message_meanings(message))
     conflict = conflicting_ids(words, known_values)
     actions = {id(c): _weighted_actions(c, (descriptions or {}).get(c.target.tool, "")) for c in candidates}
@@ -172,6 +172,15 @@ def proposed_goals(
         if scores.get(candidate.goal.id) == best:
             chosen.setdefault(candidate.goal.id, candidate.goal)
     return list(chosen.values())
+
+
+def _focused_words(message: str, asked: str) -> list[str]:
+    """Where the proposal's values are read: the question itself when it names a record ("M00X3A
+    cannot be cancelled. Shall I cancel 59XX6W instead?" proposes 59XX6W), else the whole message."""
+    question = tokens(asked)
+    if any(_ID_LIKE.match(t) and not _QUANTITY.match(t) for t in question):
+        return question
+    return tokens(message)
 
 
 def _record_ids(target: Target) -> dict[str, str]:

@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification, UserTermination, UserTurn
 from taue.contracts.tasks import Goal, Task
+from taue.simulator.choices import Pick, pick
 from taue.simulator.claims import Claim
 from taue.simulator.disclosure import briefs
 from taue.simulator.facts import IDENTITY_FACTS, best_guess, fact_names
 from taue.simulator.goals import GoalTracker
+from taue.simulator.needs import REASON, for_need, other_payment, with_policy_facts
+from taue.simulator.overclaims import overclaims
 from taue.simulator.phrasing import Voice, state_fact
 from taue.simulator.satisfaction import COSTS, NEUTRAL, Event, Satisfaction, patience_budget, profile
 from taue.simulator.session import UserOptions
@@ -26,6 +29,8 @@ from taue.simulator.understanding import FactBook, Reading, comparable, read_mes
 RIGHT = "Yes, that's right."
 ALL_DONE = "That's everything I needed."
 NOTHING_MORE = "No, thank you, that's all I need."
+PLURAL_PICK = re.compile(r"\(s\)|\b(?:which|what) \w+s\b|\b(?:ones|all|each|any of them)\b", re.IGNORECASE)
+"""A pick question that asks for several ("which reservation(s)", "which bookings")."""
 FALSE_CLAIM_LIMIT = 2
 """The user leaves at the second claim of completion that no confirmation backs."""
 
@@ -50,6 +55,10 @@ class Outcome:
     refused: list[str] = field(default_factory=list)
     proposed: list[Goal] = field(default_factory=list)
     approved: list[str] = field(default_factory=list)
+    mispaid: list[str] = field(default_factory=list)
+    """The payment facts of proposed needs whose proposal names another need's payment."""
+    picks: list[Pick] = field(default_factory=list)
+    """The options the user picks from the agent's lists (`simulator/choices.py`)."""
     false_claim: bool = False
     unjustified_refusal: bool = False
 
@@ -73,7 +82,7 @@ class ScriptedUser:
         tools: Mapping[str, str] | None = None,
     ) -> None:
         self.task = task
-        scenario = task.user_scenario
+        scenario = with_policy_facts(task.user_scenario)
         self.scenario = scenario
         emotion = task.emotion
         politeness, urgency, trust = (
@@ -110,6 +119,10 @@ class ScriptedUser:
         self.times_requested: dict[str, int] = {}
         self.agent_messages: set[str] = set()
         self.turn = 0
+        self.last_reading: Reading | None = None
+        self.last_outcome: Outcome | None = None
+        self.unplaced = False
+        """The last reply came from the fallback for a question the user could not place."""
 
     async def first_message(self) -> str:
         return self.opening()
@@ -131,8 +144,9 @@ class ScriptedUser:
     ) -> UserTurn:
         self.turn += 1
         self.book.focus = self._current_goal_request()
-        reading = read_message(agent_message, self.book)
+        reading = self._about_working_need(read_message(agent_message, self.book))
         outcome = self._judge(agent_message, reading, list(notifications))
+        self.last_reading, self.last_outcome, self.unplaced = reading, outcome, False
         if self.goals.all_settled and not reading.asks_anything:
             return self._end(f"{self.voice.goodbye()} {STOP}", "user_stop")
         if outcome.false_claim and self.false_claims >= FALSE_CLAIM_LIMIT:
@@ -143,7 +157,12 @@ class ScriptedUser:
         # A question the user cannot place (or an offer to look something up, or a question about who
         # the user is) is an attempt to learn something: it costs nothing, not even a stall.
         asks = self._asks_needed_fact(reading) or bool(
-            reading.open_questions or reading.lookup_offers or reading.identity_questions
+            reading.open_questions
+            or reading.lookup_offers
+            or reading.identity_questions
+            or reading.wish_questions
+            or reading.unheld
+            or reading.offers_choice
         )
         progress = outcome.progress or successful_calls > 0 or asks
         distressed = self._charge(agent_message, reading, outcome, progress)
@@ -168,10 +187,18 @@ class ScriptedUser:
             backed = backed or goals.all_actions_notified or goals.mentions_notified(message)
             # Only a plain claim of a change can be a lie; a report in words the user is unsure of
             # ("I've noted it") reports what was confirmed and accuses nobody.
-            outcome.false_claim = not backed and reading.claim is Claim.STRONG
+            outcome.false_claim = (not backed and reading.claim is Claim.STRONG) or overclaims(
+                reading.statements, goals
+            )
         if reading.asks_confirmation:
-            outcome.proposed = goals.proposed(message)
+            proposed = goals.proposed(message)
+            known = self.scenario.known_info
+            outcome.mispaid = [n for g in proposed if (n := other_payment(g, message, known))]
+            outcome.proposed = [] if outcome.mispaid else proposed
             outcome.approved = goals.approve(outcome.proposed)
+        if reading.offers_choice:
+            outcome.picks = self._pick(reading)
+            outcome.approved += goals.approve([p.goal for p in outcome.picks if p.goal is not None])
         outcome.unjustified_refusal = (
             reading.refuses and not outcome.refused and self._refusal_unjustified(reading)
         )
@@ -209,8 +236,14 @@ class ScriptedUser:
         if reading.verifies:
             parts.append(RIGHT)
         parts.append(self._offer_reply(reading, outcome))
-        replied = bool(answers or reading.asks_confirmation or reading.verifies)
+        if reading.offers_choice:
+            parts.append(self._choice_reply(outcome))
+        replied = bool(answers or reading.asks_confirmation or reading.verifies or outcome.picks)
+        if reading.unheld and not replied:
+            parts.append(self.voice.not_at_hand())
+            replied = True
         if reading.open_questions and not replied:
+            self.unplaced = True
             parts.append(self._held_back() or self.voice.which_details())
         if distressed:
             parts.append(self.voice.reassurance_nudge())
@@ -220,6 +253,8 @@ class ScriptedUser:
     def _offer_reply(self, reading: Reading, outcome: Outcome) -> str:
         """The answer to what the agent offers or asks leave for: a proposal, a lookup, a handover."""
         if reading.asks_confirmation:
+            if outcome.mispaid:
+                return " ".join([self.voice.decline(), *(self._say(n) for n in outcome.mispaid)])
             return self._answer_proposal(outcome.proposed)
         if reading.lookup_offers:
             return self.voice.yes_look()
@@ -237,6 +272,25 @@ class ScriptedUser:
             return self._next_request()
         return ""
 
+    def _pick(self, reading: Reading) -> list[Pick]:
+        """The options the open needs want; one need's only (the one being worked on, else the
+        first) when the question asks for one ("Which one should we start with?")."""
+        open_actions = [g for g in self.goals.goals if g.kind == "action" and not self.goals.settled(g)]
+        picks = pick(reading.options, open_actions, self.scenario.known_info.values())
+        if len({p.goal.id for p in picks if p.goal}) <= 1 or any(
+            PLURAL_PICK.search(q) for q in reading.questions
+        ):
+            return picks
+        working = self._working_goal()
+        own = [p for p in picks if p.goal is working]
+        return own or [p for p in picks if p.goal is picks[0].goal]
+
+    def _choice_reply(self, outcome: Outcome) -> str:
+        """The picked options, or (none fits) what the user wants instead: the closing says it."""
+        if outcome.picks:
+            return self.voice.choose([p.option.label for p in outcome.picks])
+        return self.voice.none_fits()
+
     def _answer_proposal(self, proposed: list[Goal]) -> str:
         if proposed:
             return self.voice.approve(proposed[0].request)
@@ -246,7 +300,7 @@ class ScriptedUser:
 
     def _held_back(self) -> str:
         """The current need's details its brief left out and the user has not given yet."""
-        goal = self.goals.first_open()
+        goal = self._working_goal()
         if goal is None:
             return ""
         names = [n for n in self.briefs[goal.id].held_back if n not in self.given]
@@ -296,7 +350,10 @@ class ScriptedUser:
         answers: list[str] = []
         lacking = False
         for name in reading.facts_asked:
-            if name in self.scenario.known_info:
+            if name == REASON and name not in self.scenario.known_info:
+                answers.append(self.voice.no_reason())
+                self.said_unknown.add(name)
+            elif name in self.scenario.known_info:
                 answers.append(self._say(name, again=name in self.given))
             elif name in self.scenario.discoverable:
                 answers.append(self.voice.not_at_hand())
@@ -337,6 +394,23 @@ class ScriptedUser:
             if guess is not None and guess not in self.given:
                 return [guess]
         return [n for n in self._identity() if n not in self.given]
+
+    def _about_working_need(self, reading: Reading) -> Reading:
+        """Payment questions are about the need the agent is working on (`simulator/needs.py`)."""
+        goal, known = self._working_goal(), self.scenario.known_info
+        reading.asked_by_question = [
+            list(dict.fromkeys(for_need(n, goal, known) for n in names))
+            for names in reading.asked_by_question
+        ]
+        reading.facts_asked = list(dict.fromkeys(n for names in reading.asked_by_question for n in names))
+        return reading
+
+    def _working_goal(self) -> Goal | None:
+        """The need the agent is working on: the open one the user brought up last."""
+        brought_up = [
+            g for g in self.goals.goals if g.id in self.times_requested and not self.goals.settled(g)
+        ]
+        return brought_up[-1] if brought_up else self.goals.first_open()
 
     def _current_goal_request(self) -> str:
         goal = self.goals.first_open()

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from taue.simulator.choices import Option, asks_to_pick, offered_options, questionnaire_items
 from taue.simulator.claims import QUOTED, Claim, claim
 from taue.simulator.facts import FactBook, best_guess, choice, content_words, facts_named, same_word
 from taue.simulator.lexicon import is_lookup, is_verb, meaning, phrase_meanings
@@ -35,12 +36,17 @@ from taue.simulator.phrases import (
     ASKS_USER,
     AUXILIARIES,
     BACK,
+    CONFIRM_LEAD,
     CONFIRM_THE,
     CONFIRMATION_PHRASES,
     CONTRACTED,
+    DECLARATIVE_CHECK,
     ERROR_LEAK_PATTERNS,
     EXPLAINED,
     HANDOVER_PHRASES,
+    HELP_MORE,
+    HELP_OFFER,
+    HOW_ABOUT,
     IDENTITY_PHRASES,
     INFO_PHRASES,
     INFO_REQUESTS,
@@ -53,6 +59,7 @@ from taue.simulator.phrases import (
     OR_INSTEAD,
     PLAN,
     POLITE_REQUEST,
+    PREFERENCE_QUESTION,
     PROPOSAL_LEAD,
     PROPOSAL_PHRASES,
     PURPOSE,
@@ -62,14 +69,20 @@ from taue.simulator.phrases import (
     REQUEST_PHRASES,
     REQUEST_VERBS,
     SUBORDINATORS,
+    TAG_CHECK,
     VAGUE,
+    VAGUE_WORDS,
     VALUE,
     WH_CHOICE,
     WH_WORDS,
     WISH_PHRASES,
+    WISH_QUESTION,
     WORD,
     YES_NO_WORDS,
 )
+from taue.simulator.question_types import typed_facts
+from taue.simulator.reading import Reading
+from taue.simulator.refusals import EMPATHY_PHRASES, FAILURES, without_sympathy
 
 __all__ = ["FactBook", "Reading", "best_guess", "comparable", "normalise", "read_message", "sentences"]
 
@@ -101,78 +114,21 @@ def is_question(sentence: str) -> bool:
         lowered.endswith("?")
         or _has(text, REQUEST_PHRASES)
         or bool(POLITE_REQUEST.search(lowered) or NEED_REQUEST.search(text))
+        or bool(CONFIRM_LEAD.match(lowered))
     )
-
-
-@dataclass
-class Reading:
-    """What the scripted user took from one agent message."""
-
-    questions: list[str] = field(default_factory=list)
-    facts_asked: list[str] = field(default_factory=list)
-    """Facts the agent asks the user for, in the order asked, one list entry per fact."""
-    asked_by_question: list[list[str]] = field(default_factory=list)
-    """The facts each fact-asking question asks for (one inner list per question): those the user
-    knows when it names any, else all it names."""
-    requested: list[str] = field(default_factory=list)
-    """Every fact a fact-asking question names, known to the user or not."""
-    asks_confirmation: bool = False
-    verified: list[str] = field(default_factory=list)
-    """Facts whose value a question states back to the user (a check, not a request)."""
-    open_questions: int = 0
-    """Questions the user cannot map to a fact or a confirmation."""
-    offers: int = 0
-    """Open offers of help asked as questions ("Anything else?", "How can I help?")."""
-    statement_offers: int = 0
-    """Open offers said as statements ("Let me know if you need anything else.")."""
-    handover_offers: int = 0
-    """Offers to hand the user over to a person ("Would you like me to transfer you to a human agent?")."""
-    lookup_offers: int = 0
-    """Offers to look something up ("Would you like me to check your order?"): no write proposed."""
-    identity_questions: int = 0
-    """Questions about who the user is that name no fact ("so that I can locate your account")."""
-    guessed: list[str] = field(default_factory=list)
-    """Known facts a vague wh-question most likely means (answered, never charged)."""
-    choices: list[tuple[str, str]] = field(default_factory=list)
-    """Choice questions ("Mastercard or Visa?") answered from a known fact: (option, fact name)."""
-    statements: list[str] = field(default_factory=list)
-    """The sentences that are not questions: where completion claims, information and refusals count."""
-    claim: Claim = Claim.NONE
-    refuses: bool = False
-    refusal_reasoned: bool = False
-    """A refusal statement that gives a reason ("because", "our policy", "not eligible", …)."""
-    acknowledges: bool = False
-    leaks_error: bool = False
-    informs: bool = False
-    """A statement that tells the user something: a value, a state, a finding, a policy."""
-
-    @property
-    def claims_completion(self) -> bool:
-        return self.claim >= Claim.WEAK
-
-    @property
-    def offers_help(self) -> bool:
-        return bool(self.offers or self.statement_offers)
-
-    @property
-    def verifies(self) -> bool:
-        return bool(self.verified)
-
-    @property
-    def asks_anything(self) -> bool:
-        """Any question other than an open offer of further help."""
-        return len(self.questions) > self.offers
 
 
 def read_message(message: str, facts: FactBook | list[str]) -> Reading:
     book = facts if isinstance(facts, FactBook) else FactBook(names=list(facts))
     text = normalise(message)
     reading = Reading(
-        acknowledges=_has(text, ACKNOWLEDGEMENTS),
+        acknowledges=_has(text, ACKNOWLEDGEMENTS) or _has(expand(text), EMPATHY_PHRASES),
         leaks_error=any(pattern.search(message) for pattern in ERROR_LEAK_PATTERNS),
     )
     previous = ""
     asked = False  # the sentence before asked for facts
+    options = offered_options(message)
+    questionnaire = questionnaire_items(message)
     for sentence in sentences(message):
         if not is_question(sentence):
             if asked and OR_INSTEAD.match(normalise(sentence)):
@@ -183,6 +139,7 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
             previous, asked = normalise(sentence), False
             continue
         reading.questions.append(sentence)
+        _lead_failure(sentence, reading)
         question = NOT_PROPOSING.sub(_continue, normalise(sentence))
         if previous and _bare_offer(question) and _has(previous, HANDOVER_PHRASES):
             reading.handover_offers += 1  # "I can transfer you to a human agent. Want me to?"
@@ -202,7 +159,8 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
         ):
             question = f"{previous} {question}"  # "… your name and zip code. Could you provide those?"
         before = len(reading.asked_by_question)
-        _read_question(question, book, reading)
+        listed = any(sentence in item for item in questionnaire)
+        _read_question(question, book, reading, options, listed)
         previous, asked = "", len(reading.asked_by_question) > before
     reading.facts_asked = list(dict.fromkeys(n for names in reading.asked_by_question for n in names))
     return reading
@@ -221,10 +179,19 @@ def _alternatives(sentence: str, book: FactBook, reading: Reading) -> None:
         reading.requested.extend(n for n in named if n not in reading.requested)
 
 
+def _lead_failure(question: str, reading: Reading) -> None:
+    """ "Sorry, I couldn't book it, what else can I do?": the clauses before the question can report
+    a failure or refuse."""
+    lead = re.split(r",\s+(?=[^,]*$)", without_sympathy(expand(normalise(question))), maxsplit=1)
+    if len(lead) == 2 and (_has(lead[0], REFUSALS) or FAILURES.search(lead[0])):
+        reading.refuses = True
+        reading.statements.append(lead[0])  # its reason may settle a refused need
+
+
 def _read_statement(sentence: str, reading: Reading) -> None:
     reading.statements.append(sentence)
-    lowered = expand(normalise(QUOTED.sub(" ", sentence)))
-    refusing = _has(lowered, REFUSALS)
+    lowered = without_sympathy(expand(normalise(QUOTED.sub(" ", sentence))))
+    refusing = _has(lowered, REFUSALS) or bool(FAILURES.search(lowered))
     claimed = Claim.NONE if refusing else claim(sentence)  # "I can't: it was already completed"
     reading.claim = max(reading.claim, claimed)
     if not (refusing or claimed or PLAN.search(f" {lowered}")):
@@ -292,7 +259,7 @@ def _confirms(question: str, reading: Reading) -> None:
     if verb is not None and is_lookup(verb) and verb not in ("confirm", "verify"):
         reading.lookup_offers += 1
     elif VAGUE.search(re.split(r",? or (?:is there|do you|would you)\b", offered)[0]):
-        reading.open_questions += 1  # "…any specific action, such as a return?" (not "…, or anything else?")
+        reading.wish_questions += 1  # "…any specific action, such as a return?" (not "…, or anything else?")
     else:
         reading.asks_confirmation = True
 
@@ -335,6 +302,10 @@ def _proposes_change(question: str) -> bool:
     an imperative verb of change ("Cancel reservation ABC123?"), or a yes/no check ("(yes/no)", "is
     that okay", "do you want to…") holding a verb of change."""
     words = WORD.findall(question)
+    if CONFIRM_LEAD.match(question) or HOW_ABOUT.match(question):
+        return True  # "Confirming a table for 2 at 7 pm.", "How about renting it?"
+    if question.rstrip().endswith("?") and DECLARATIVE_CHECK.match(question) and not set(words) & WH_WORDS:
+        return True  # "You'd like to rent it?", "So a table for 4 at 7 pm?"
     if not words or words[0] in WH_WORDS or WH_CHOICE.search(question):
         return False
     if _opens_with_proposal(question) or (_changes(words[0]) and is_verb(words[0])):
@@ -351,22 +322,26 @@ def _phrasal_change(words: list[str]) -> set[str]:
     return {m for m in phrase_meanings(words) if m.startswith("class:")} - {meaning(w) for w in words}
 
 
-def _read_question(question: str, book: FactBook, reading: Reading) -> None:
+def _read_question(
+    question: str, book: FactBook, reading: Reading, options: tuple[Option, ...] = (), listed: bool = False
+) -> None:
     lead = LEADING_CLAUSE.match(question)
     if lead and _has(lead.group(0), REQUEST_PHRASES) and not is_question(question[lead.end() :]):
         _confirms(question, reading)  # "Once you confirm, I'll start the return and email you …"
         return
-    named = _named_asked(PURPOSE.sub("", LEADING_CLAUSE.sub("", question)), book) or _which_fact(
-        question, book
+    named = (
+        _named_asked(PURPOSE.sub("", LEADING_CLAUSE.sub("", question)), book)
+        or _which_fact(question, book)
+        or (typed_facts(question, book) if _requests(question) else [])
     )
     picked = choice(question, book)
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
-    asked = _Question(question, book, reading, named, picked, stated)
+    asked = _Question(question, book, reading, named, picked, stated, options, listed)
     for applies, act in _QUESTION_RULES:
         if applies(asked):
             act(asked)
             return
-    reading.open_questions += 1
+    _unplaced(question, reading)
 
 
 @dataclass
@@ -382,6 +357,50 @@ class _Question:
     """The option a known fact's value names, with that fact ("Visa or Mastercard?")."""
     stated: list[str]
     """The named facts whose values it states back."""
+    options: tuple[Option, ...] = ()
+    """The options the message lists."""
+    listed: bool = False
+    """It is one item of a numbered or bulleted list of questions (a questionnaire): it asks for
+    information, never to approve a change."""
+
+    def proposes(self) -> bool:
+        if self.listed or PREFERENCE_QUESTION.match(self.text):
+            return False
+        return _proposes_change(self.text) or self.checks_details()
+
+    def checks_details(self) -> bool:
+        """ "…at 7 pm for 2, is that right?": a tag asking to check an action's details; stating a
+        known fact back and changing nothing ("your user id is X, right?") is a verification."""
+        first = WORD.findall(self.text)[:1]
+        return (
+            bool(TAG_CHECK.search(self.text))
+            and not (first and first[0] in WH_WORDS)
+            and (not self.stated or _changes_anything(self.text))
+        )
+
+    def picks_known(self) -> bool:
+        """ "Would you like to use one of these for the payment?": a pick naming a fact the user knows."""
+        return (
+            bool(PICK_ONE.search(self.text))
+            and not self.stated
+            and any(n in self.book.known for n in self.named)
+        )
+
+    def picks_option(self) -> bool:
+        """It asks the user to pick one of the listed options, and names no fact the user knows
+        (that fact's value answers it)."""
+        return (
+            bool(self.options)
+            and asks_to_pick(DETAILS.sub(" ", self.text))
+            and not any(n in self.book.known for n in self.named)
+            and not self.also_confirms()
+        )
+
+    def also_confirms(self) -> bool:
+        """It asks to go ahead with a change too ("… and confirm the exchange"): a proposal first."""
+        return _proposes_change(self.text) or (
+            _has(self.text, WISH_PHRASES) and _changes_anything(self.text) and not _chosen(self.text)
+        )
 
     def requests_named(self) -> bool:
         """It asks for the facts it names (not states them back, nor asks which of unknown ones); a
@@ -403,9 +422,28 @@ class _Question:
         )
 
 
+PICK_ONE = re.compile(r"\b(?:one of (?:these|those|them)|either of|which one)\b")
+ALTERNATIVE_OFFER = re.compile(r",? or (?:would|do|shall|should|can|could) (?:you|i)\b")
+
+
+def _pick_known(q: _Question) -> None:
+    """ "…proceed with this exchange, and which payment method?" asks both; "Use one of these, or
+    would you like to add a card first?" offers alternatives, and the pick answers it."""
+    _ask_named(q)
+    if q.also_confirms() and not ALTERNATIVE_OFFER.search(q.text):
+        _confirms(q.text, q.reading)
+
+
+def _offer_choice(q: _Question) -> None:
+    q.reading.offers_choice = True
+    q.reading.options = q.options
+
+
 def _choose(q: _Question) -> None:
     assert q.picked is not None
     q.reading.choices.append(q.picked)
+    if q.also_confirms():
+        _confirms(q.text, q.reading)  # "Please confirm the change, and tell me: gift card or credit card?"
 
 
 def _offer_lookup(q: _Question) -> None:
@@ -440,6 +478,10 @@ def _open_offer(q: _Question) -> None:
     q.reading.offers += 1
 
 
+def _wish(q: _Question) -> None:
+    q.reading.wish_questions += 1
+
+
 def _guessed(q: _Question) -> None:
     """The guess is already in the reading (`_Question.guessed`)."""
 
@@ -452,17 +494,28 @@ def _identity(q: _Question) -> None:
 # applies to is an open question.
 _QUESTION_RULES: tuple[tuple[Callable[[_Question], bool], Callable[[_Question], None]], ...] = (
     (lambda q: q.picked is not None, _choose),
+    (_Question.picks_option, _offer_choice),
+    (_Question.picks_known, _pick_known),
+    (lambda q: bool(HELP_OFFER.search(q.text) or HELP_MORE.search(q.text)) and not q.named, _open_offer),
     (lambda q: _offers_lookup(q.text), _offer_lookup),
     (lambda q: _has(q.text, HANDOVER_PHRASES), _offer_handover),
     (_Question.requests_named, _request_named),
-    (lambda q: _proposes_change(q.text), _confirm),
+    (_Question.proposes, _confirm),
     (lambda q: bool(q.stated), _verify),
     (lambda q: _has(q.text, OPEN_OFFERS) and not q.named, _open_offer),
-    (lambda q: _opens_with_proposal(q.text), _confirm),
+    (lambda q: not q.listed and _opens_with_proposal(q.text), _confirm),
     (_Question.names_asked, _ask_named),
+    (lambda q: bool(WISH_QUESTION.search(q.text)) and not q.named, _wish),
     (_Question.guessed, _guessed),
     (lambda q: _has(q.text, IDENTITY_PHRASES), _identity),
-    (lambda q: _has(q.text, PROPOSAL_PHRASES + CONFIRMATION_PHRASES) or _yes_no(q.text), _confirm),
+    (
+        lambda q: (
+            not q.listed
+            and not PREFERENCE_QUESTION.match(q.text)
+            and (_has(q.text, PROPOSAL_PHRASES + CONFIRMATION_PHRASES) or _yes_no(q.text))
+        ),
+        _confirm,
+    ),
 )
 
 
@@ -487,8 +540,9 @@ def _chosen(question: str) -> bool:
     is asked what it wants, not whether to go ahead."""
     for phrase in WISH_PHRASES:
         at = question.find(phrase)
-        if at >= 0 and any(w in WH_WORDS for w in WORD.findall(question[:at])[-3:]):
-            return True
+        before = WORD.findall(question[:at])
+        if at >= 0 and (any(w in WH_WORDS for w in before[-3:]) or before[:1] in ([w] for w in WH_WORDS)):
+            return True  # "Which of your accounts would you like to use …?" asks which, too
     return False
 
 
@@ -514,8 +568,19 @@ def _guess(question: str, book: FactBook, reading: Reading) -> bool:
         _has(question, IDENTITY_PHRASES) or _has(question, PROPOSAL_PHRASES + CONFIRMATION_PHRASES)
     ):
         return False
-    reading.open_questions += 1
+    _unplaced(question, reading)
     return True
+
+
+def _unplaced(question: str, reading: Reading) -> None:
+    """A question no rule places: a request for something in particular the scenario does not give
+    the user ("I'll need the cabin class of your booking", "Was it booked in the last 24 hours?") is
+    one the user has no answer to; anything vaguer ("Could you clarify?") is an open question."""
+    specific = [w for w in content_words(DETAILS.sub(" ", question)) if w not in VAGUE_WORDS]
+    if specific and (_requests(question) or WORD.findall(question)[:1] in [[w] for w in AUXILIARIES]):
+        reading.unheld += 1
+    else:
+        reading.open_questions += 1
 
 
 def _asks_which_of_unknown(question: str, named: list[str], book: FactBook) -> bool:

@@ -77,16 +77,47 @@ UNDERSTAND_HELP = (
 
 @simulator_app.command("understand", help=UNDERSTAND_HELP)
 def understand(
-    text: Annotated[str, typer.Argument(help="The agent message (markdown welcome).")],
-    domain: Annotated[str, typer.Option(help="The task's domain.")],
-    task: Annotated[str, typer.Option(help="The task id (e.g. retail-004).")],
+    text: Annotated[str | None, typer.Argument(help="The agent message (markdown welcome).")] = None,
+    domain: Annotated[str | None, typer.Option(help="The task's domain.")] = None,
+    task: Annotated[str | None, typer.Option(help="The task id (e.g. retail-004).")] = None,
+    examples: Annotated[
+        bool,
+        typer.Option(
+            "--examples",
+            help="Read one built-in example of each way real agents write (choices, record lists, policy "
+            "questions, plans, offers of help, sympathy, refusals in other words, …) on a built-in task.",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the explanation as JSON.")] = False,
 ) -> None:
     from taue.simulator.explain import explain, explanation_text
 
+    if examples:
+        _explain_examples(as_json)
+        return
+    if text is None or domain is None or task is None:
+        typer.echo("error: give TEXT with --domain and --task, or --examples", err=True)
+        raise typer.Exit(2)
     found, tools = _task(domain, task)
     result = explain(text, found, tools)
     typer.echo(result.model_dump_json(indent=2) if as_json else explanation_text(result))
+
+
+def _explain_examples(as_json: bool) -> None:
+    from taue.envs.runtime.discovery import get_domain
+    from taue.simulator.examples import EXAMPLE_TASK, EXAMPLES
+    from taue.simulator.explain import explain, explanation_text
+
+    tools = tool_descriptions(get_domain(EXAMPLE_TASK.domain))
+    read = [(example, explain(example.message, EXAMPLE_TASK, tools)) for example in EXAMPLES]
+    if as_json:
+        rows = [{**e.model_dump(), "explanation": x.model_dump()} for e, x in read]
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    for example, result in read:
+        typer.echo(
+            f"## {example.category}: {example.what}\n\n{example.message}\n\n{explanation_text(result)}\n"
+        )
 
 
 def _task(domain: str, task_id: str):
@@ -114,7 +145,10 @@ CORPUS_HELP = (
     "and print per-act precision and recall on the test split (targets: 97 % for completion claims, "
     "confirmations matched to the right goal and fact requests). Recorded LLM-agent messages are read "
     "from the published few-shot data (TAUE_PUBLISHED_DATA, else ../shared/data/tau-emotion-bench); "
-    "without it they are left out, and the output says so."
+    "without it they are left out, and the output says so. `--corpus sgd` reads the agent turns of the "
+    "Schema-Guided Dialogue corpus instead (TAUE_SGD_DATA, else "
+    "../shared/data/sgd/system_turns_dev.jsonl; targets: 95 % for confirmations, completion claims, "
+    "failures, fact requests and choices; --split does not apply)."
 )
 
 
@@ -124,12 +158,20 @@ def corpus_eval(
         bool, typer.Option("--json", help="Print the report, misses included, as JSON.")
     ] = False,
     split: Annotated[str, typer.Option(help="test, train or all.")] = "test",
-    corpus: Annotated[Path | None, typer.Option(help="The corpus folder (default: the checkout's).")] = None,
+    corpus: Annotated[
+        str | None,
+        typer.Option(
+            help="The corpus folder (default: the checkout's), or `sgd`: the Schema-Guided Dialogue turns."
+        ),
+    ] = None,
     show: Annotated[int, typer.Option(min=0, help="Misses to print (text output).")] = 10,
 ) -> None:
     from taue.simulator.corpus import evaluate, load_corpus, report_markdown
 
-    folder = corpus or default_corpus()
+    if corpus == "sgd":
+        sgd_eval(as_json, show)
+        return
+    folder = Path(corpus) if corpus else default_corpus()
     if split not in ("test", "train", "all") or not folder.is_dir():
         typer.echo(f"error: split must be test, train or all, and {folder} a corpus folder", err=True)
         raise typer.Exit(2)
@@ -166,6 +208,40 @@ def published_data() -> Path:
 
     default = Path(taue.simulator.__file__).resolve().parent.parent.parent / "shared/data/tau-emotion-bench"
     return Path(os.environ.get("TAUE_PUBLISHED_DATA", default))
+
+
+def sgd_data() -> Path:
+    """The Schema-Guided Dialogue agent turns: `TAUE_SGD_DATA`, else beside the checkout."""
+    import os
+
+    import taue.simulator
+
+    checkout = Path(taue.simulator.__file__).resolve().parent.parent
+    default = checkout.parent / "shared/data/sgd/system_turns_dev.jsonl"
+    return Path(os.environ.get("TAUE_SGD_DATA") or default)
+
+
+def sgd_eval(as_json: bool, show: int) -> None:
+    """`corpus-eval --corpus sgd`: the reader on the SGD agent turns (utterances printed, never stored)."""
+    from taue.simulator.sgd_corpus import evaluate, fact_books, load_turns, report_markdown
+
+    path = sgd_data()
+    if not path.is_file():
+        typer.echo(f"error: no SGD data at {path} (set TAUE_SGD_DATA to system_turns_dev.jsonl)", err=True)
+        raise typer.Exit(2)
+    turns = load_turns(path)
+    report = evaluate(turns, fact_books(turns), text=True)
+    if as_json:
+        typer.echo(report.model_dump_json(indent=2))
+    else:
+        typer.echo(report_markdown(report))
+        for miss in report.misses[:show]:
+            where = f"{miss.dialogue_id}#{miss.turn}"
+            typer.echo(f"- {where} {miss.act}: expected {miss.expected}, got {miss.got}: {miss.text!r}")
+        if len(report.misses) > show:
+            typer.echo(f"... {len(report.misses) - show} more misses (--show N or --json)")
+    if not report.meets_targets():
+        raise typer.Exit(1)
 
 
 class CorpusResolver:
@@ -210,3 +286,63 @@ class CorpusResolver:
             return None
         values = [t for turn in turns if not turn.startswith("assistant: ") for t in turn.split()]
         return scenario_context(entry.scenario, values, tool_descriptions(domain))
+
+
+REPLAY_HELP = (
+    "Replay recorded real-agent conversations (a τ-bench trajectory file) through the scripted user: "
+    "every agent text the customer saw is fed in order, with the service's confirmations of the "
+    "agent's successful writes, to the user playing the same task of an imported task set (taue import "
+    "tau-bench --tasks FILE). Counts the turns the user cannot place, the proposals the recorded "
+    "customer accepted that it does not approve, approvals of the wrong goal, completion reports it "
+    "misses, and where it would have ended the conversation (docs/simulator.md, 'Replaying real agents')."
+)
+
+
+@simulator_app.command("replay", help=REPLAY_HELP)
+def replay(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A τ-bench trajectory file: a JSON list of {task_id, trial, reward, info, traj}."
+        ),
+    ],
+    task_set: Annotated[
+        str, typer.Option("--task-set", help="The task set holding the recordings' tasks (by task_id).")
+    ],
+    condition: Annotated[
+        str | None,
+        typer.Option(
+            help="Play every task under this emotion condition (emotion.politeness.urgency.trust, see "
+            "taue emotion list) or 'neutral' (the neutral twin); default: each task as imported."
+        ),
+    ] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Replay every conversation, not only those with reward 1.")
+    ] = False,
+    seed: Annotated[int, typer.Option(help="The scripted user's seed (its wording).")] = 0,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the whole report, every flagged turn included, as JSON.")
+    ] = False,
+    show: Annotated[int, typer.Option(min=0, help="How many flagged turns to print (text output).")] = 10,
+) -> None:
+    from taue.envs.task_sets.loader import require_task_set
+    from taue.envs.task_sets.storage import TaskSetError
+    from taue.simulator.replay import ReplayError, report_text
+    from taue.simulator.replay import replay as replay_file
+
+    try:
+        domain = require_task_set(task_set)
+        report = replay_file(
+            file,
+            domain.tasks,
+            task_set,
+            domain.write_tools,
+            tool_descriptions(domain),
+            condition,
+            seed,
+            every,
+        )
+    except (TaskSetError, ReplayError) as exc:
+        typer.echo(f"error: {str(exc).splitlines()[0]}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(report.model_dump_json(indent=2) if as_json else report_text(report, show))

@@ -1,0 +1,252 @@
+"""How the scripted user reads the way real agents write: listed options and records to pick from,
+questions about what the customer wants, policy questions without a scenario fact, payments per
+need, offers of further help, reports in passive or light words, sympathy, and refusals that state
+the rule in other words. Every message here is written for this test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taue.contracts.episode import Notification
+from taue.contracts.tasks import Task
+from taue.simulator.choices import offered_options, pick
+from taue.simulator.claims import Claim, claim
+from taue.simulator.scripted import ScriptedUser
+from taue.simulator.understanding import read_message
+
+WHICH = "which details"
+
+
+def _task(goals: list[dict[str, Any]], known: dict[str, str] | None = None) -> Task:
+    return Task.model_validate(
+        {
+            "id": "t-real",
+            "domain": "airline",
+            "user_scenario": {
+                "persona": "A traveller.",
+                "reason_for_call": "I want to sort out my trips.",
+                "known_info": known if known is not None else {"user_id": "mia_ruiz_11"},
+                "volunteered": [],
+                "goals": goals,
+            },
+            "instruction": "Sort out the trips.",
+            "emotion": None,
+            "evaluation": {"actions": [], "outputs": []},
+        }
+    )
+
+
+CHANGE_FLIGHT = {
+    "id": "move",
+    "request": "I'd like to move my reservation Q7ZT4K to a later flight.",
+    "targets": [
+        {
+            "tool": "update_reservation_flights",
+            "arguments": {"reservation_id": "Q7ZT4K", "flights": [{"flight_number": "HAT311"}]},
+        }
+    ],
+}
+FLIGHT_LIST = (
+    "These nonstop flights are open that day:\n\n"
+    "1. **HAT208**\n   - Leaves 08:10, arrives 10:40\n   - Economy: $140\n\n"
+    "2. **HAT311**\n   - Leaves 15:05, arrives 17:35\n   - Economy: $140\n\n"
+    "Which of these two would suit you better?"
+)
+
+
+def test_a_listed_choice_is_answered_with_the_option_the_need_wants_and_approves_it() -> None:
+    user = ScriptedUser(_task([CHANGE_FLIGHT]), seed=0)
+    user.opening()
+    reply = user.reply(FLIGHT_LIST)
+    assert '"HAT311"' in reply.message and "HAT208" not in reply.message
+    assert WHICH not in reply.message.lower()
+    assert "move" in user.goals.approved
+
+
+def test_options_are_the_top_level_items_with_their_nested_lines() -> None:
+    options = offered_options(FLIGHT_LIST)
+    assert [o.label for o in options] == ["HAT208", "HAT311"]
+    assert "17:35" in options[1].text
+    assert read_message(FLIGHT_LIST, ["user_id"]).offers_choice
+
+
+def test_a_list_of_questions_offers_nothing_to_pick() -> None:
+    message = "1. Which reservation is it?\n2. Which date do you want?\n\nWhich would you like to start with?"
+    assert offered_options(message) == ()
+
+
+def test_several_needs_pick_several_records_from_one_list() -> None:
+    goals = [
+        {
+            "id": f"down{i}",
+            "request": "Please move this booking down to economy.",
+            "targets": [{"tool": "update_reservation_flights", "arguments": {"reservation_id": rid}}],
+        }
+        for i, rid in enumerate(["K2L9PQ", "ZZ81MD"])
+    ]
+    user = ScriptedUser(_task(goals), seed=0)
+    user.opening()
+    reply = user.reply(
+        "You hold these bookings:\n\n- K2L9PQ (Boston to Denver)\n- M00X3A (Austin to Reno)\n"
+        "- ZZ81MD (Miami to Tampa)\n\nPlease tell me which ones you'd like to change."
+    )
+    assert '"K2L9PQ (Boston to Denver)"' in reply.message and "ZZ81MD" in reply.message
+    assert "M00X3A" not in reply.message
+    assert user.goals.approved == {"down0", "down1"}
+
+
+def test_when_no_option_fits_the_user_says_what_it_wants_instead() -> None:
+    user = ScriptedUser(_task([CHANGE_FLIGHT]), seed=0)
+    user.opening()
+    reply = user.reply("I can offer:\n\n1. HAT501 at 06:00\n2. HAT502 at 21:00\n\nWhich one do you prefer?")
+    assert "None of those" in reply.message and "Q7ZT4K" in reply.message
+    assert WHICH not in reply.message.lower()
+    assert not user.goals.approved
+
+
+def test_a_question_about_what_the_customer_wants_gets_the_need_not_which_details() -> None:
+    for question in (
+        "I've pulled up Q7ZT4K. What changes would you like to make to it?",
+        "Here is the booking. Please let me know the changes you would like to make.",
+        "How would you like to proceed?",
+        "Would you like to make any changes to these reservations?",
+    ):
+        user = ScriptedUser(_task([CHANGE_FLIGHT]), seed=0)
+        user.opening()
+        reply = user.reply(question)
+        assert WHICH not in reply.message.lower(), question
+        assert "later flight" in reply.message, (question, reply.message)
+        assert reply.patience == user.satisfaction.budget, question
+
+
+def test_offers_of_further_help_ask_nothing() -> None:
+    for message in (
+        "If you need further assistance, please let me know!",
+        "Let me know if you need help with modifying or cancelling any of these reservations.",
+    ):
+        reading = read_message(message, ["user_id"])
+        assert reading.offers_help and not reading.open_questions and not reading.asks_confirmation, message
+
+
+PAID_GOALS = [
+    {
+        "id": "bags",
+        "request": "Please add two checked bags to reservation H1B2C3.",
+        "targets": [
+            {
+                "tool": "update_reservation_baggages",
+                "arguments": {"reservation_id": "H1B2C3", "payment_id": "gift_card_5512"},
+            }
+        ],
+    },
+    {
+        "id": "upgrade",
+        "request": "Please upgrade reservation P9Q8R7 to business.",
+        "targets": [
+            {
+                "tool": "update_reservation_flights",
+                "arguments": {"reservation_id": "P9Q8R7", "payment_id": "credit_card_7731"},
+            }
+        ],
+    },
+]
+
+
+def test_a_payment_question_without_a_scenario_fact_is_answered_with_the_needs_method_by_kind() -> None:
+    user = ScriptedUser(_task(PAID_GOALS), seed=0)
+    user.opening()
+    reply = user.reply("How would you like to pay for the bags?")
+    assert "the gift card" in reply.message and "5512" not in reply.message
+    assert not [e for e in reply.events if e.startswith("needless")]
+
+
+def _two_cards_user() -> ScriptedUser:
+    """Two needs, each paid with its own card, named in its request."""
+    known = {
+        "user_id": "mia_ruiz_11",
+        "pay_with": "Visa card ending in 4410",
+        "pay_with_2": "Mastercard ending in 9020",
+    }
+    goals = [
+        {**PAID_GOALS[0], "request": "Please add two bags to H1B2C3, paid with my Visa card ending in 4410."},
+        {**PAID_GOALS[1], "request": "Please upgrade P9Q8R7 to business on my Mastercard ending in 9020."},
+    ]
+    user = ScriptedUser(_task(goals, known), seed=0)
+    user.opening()
+    return user
+
+
+def test_a_payment_question_is_about_the_need_being_worked_on() -> None:
+    user = _two_cards_user()
+    user.reply("Which card should the bags go on?")
+    user.reply(
+        "Shall I add two bags to H1B2C3 with your Visa card ending in 4410?",
+        [
+            Notification(
+                tool="update_reservation_baggages", arguments=PAID_GOALS[0]["targets"][0]["arguments"]
+            )
+        ],
+    )
+    user.reply("Done: the two bags have been added to H1B2C3.")
+    reply = user.reply("Which payment method would you like to use for the upgrade?")
+    assert "9020" in reply.message and "4410" not in reply.message
+
+
+def test_a_proposal_paying_with_another_needs_method_is_declined_with_the_right_one() -> None:
+    user = _two_cards_user()
+    reply = user.reply("Shall I add the two bags to H1B2C3 and charge your Mastercard ending in 9020?")
+    assert "not what I asked for" in reply.message and "4410" in reply.message
+    assert not user.goals.approved
+
+
+def test_a_reason_question_without_a_reason_is_answered_and_costs_nothing() -> None:
+    user = ScriptedUser(_task([CHANGE_FLIGHT]), seed=0)
+    user.opening()
+    reply = user.reply("Could you tell me the reason for the change (change of plan or other)?")
+    assert "particular reason" in reply.message and WHICH not in reply.message.lower()
+    assert reply.patience == user.satisfaction.budget
+
+
+def test_sympathy_and_policy_checks_are_not_refusals() -> None:
+    reading = read_message(
+        "I can't imagine how stressful this trip has been. Let me sort it out.", ["user_id"]
+    )
+    assert reading.acknowledges and not reading.refuses
+    reading = read_message("I checked this against our policy, and the change is allowed.", ["user_id"])
+    assert not reading.refuses
+
+
+def test_a_refusal_stating_the_rule_in_other_words_settles_the_goal() -> None:
+    goal = {
+        "id": "cancel",
+        "request": "Please cancel order #W4410.",
+        "targets": [{"tool": "cancel_pending_order", "arguments": {"order_id": "#W4410"}}],
+        "refusal_expected": True,
+        "refusal_reason": ["only pending orders", "already shipped"],
+    }
+    user = ScriptedUser(_task([goal]), seed=0)
+    user.opening()
+    reply = user.reply("I'm sorry, I can't do that: the order has shipped already, so it is past cancelling.")
+    assert reply.done and "cancel" in reply.goals_confirmed
+    other = ScriptedUser(_task([goal]), seed=0)
+    other.opening()
+    assert not other.reply("I'm afraid I cannot cancel it right now.").goals_confirmed
+
+
+def test_passive_and_light_reports_count_and_history_accuses_nobody() -> None:
+    assert claim("A payment of $200 has been made toward your loan.") >= Claim.WEAK
+    assert claim("Your previous order was completed last week.") is Claim.WEAK
+    assert claim("Your order has been completed.") is Claim.STRONG
+
+
+def test_a_question_written_right_under_a_list_is_read_as_a_question() -> None:
+    message = (
+        "Here is what I'd change:\n- Cancel reservation Q7ZT4K\n- Refund it to your card\nShall I go ahead?"
+    )
+    reading = read_message(message, ["user_id"])
+    assert reading.asks_confirmation and reading.questions == ["Shall I go ahead?"]
+
+
+def test_pick_never_chooses_between_tied_options() -> None:
+    options = offered_options("- Seat 12A, $40\n- Seat 12C, $40\n\nWhich one?")
+    assert pick(options, [], ["$40"]) == []
