@@ -1,5 +1,6 @@
-"""The judge matrix: every reference behaviour of `agents/judge_agents.py` against the scripted user,
-on every emotional task of the chosen domains; average reward and UNSATISFIED rate per cell."""
+"""The judge matrix: every reference behaviour of `agents/judge_agents.py` and `agents/style_agents.py`
+against the scripted user, on every emotional task of the chosen domains; average reward and
+UNSATISFIED rate per cell."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from pydantic import BaseModel
 
 from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.runner.agents.judge_agents import CAREFUL, FAIR, JUDGE_AGENTS
+from taue.runner.agents.style_agents import STYLE_AGENTS, STYLE_FAIR, STYLE_UNFAIR, STYLE_WORDED
 from taue.runner.agents.wordings import WORDINGS
 from taue.runner.runner import execute_run
 
-MATRIX_AGENTS = ("oracle", *JUDGE_AGENTS)
+MATRIX_AGENTS = ("oracle", *JUDGE_AGENTS, *STYLE_AGENTS)
 MARKERS = ("<!-- judge-matrix:start -->", "<!-- judge-matrix:end -->")
 WORDING_MARKERS = ("<!-- wording-matrix:start -->", "<!-- wording-matrix:end -->")
 
@@ -108,9 +110,16 @@ def replace_between_markers(text: str, body: str, markers: tuple[str, str] = MAR
 GAMING = tuple(a for a in JUDGE_AGENTS if a not in CAREFUL)
 
 
-def worded_agents(wordings: list[str]) -> list[str]:
-    """Every fair agent in each of `wordings`."""
-    return [f"{agent}@{wording}" for agent in FAIR for wording in wordings]
+def worded_agents(wordings: list[str], agents: tuple[str, ...] = FAIR) -> list[str]:
+    """Every fair agent (of `agents`) in each of `wordings`."""
+    return [f"{agent}@{wording}" for agent in agents for wording in wordings]
+
+
+def wording_matrix_agents(wordings: list[str]) -> list[str]:
+    """What `taue judge matrix --wordings` plays: the oracle, every fair agent in each wording (the style
+    agents that have wordings too), the style agents that have none, and every unfair agent."""
+    fixed = [agent for agent in STYLE_FAIR if agent not in STYLE_WORDED]
+    return ["oracle", *worded_agents(wordings, (*FAIR, *STYLE_WORDED)), *fixed, *GAMING, *STYLE_UNFAIR]
 
 
 def parse_wordings(text: str) -> list[str]:

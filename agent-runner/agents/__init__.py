@@ -5,6 +5,7 @@
 | `oracle`, `pester` | reference baselines that replay the ground truth (`oracle.py`, `pester.py`) |
 | `careful-readback`, `liar`, `echo`, … | the judge suite's reference behaviours (`judge_agents.py`) |
 | `careful-readback@markdown`, `one-shot@terse`, … | a fair judge agent in a wording (`wordings.py`) |
+| `asks-payment`, `offers-options@terse`, `over-claimer`, … | like frontier agents (`style_agents.py`) |
 | `model` | the built-in tool-calling agent over an OpenAI-compatible endpoint (`model_agent.py`) |
 | `http://HOST:PORT`, `https://…` | a black-box agent speaking agent protocol v1 (`http_agent.py`) |
 | `a2a://HOST:PORT` | an Agent2Agent agent (`a2a_agent.py`) |
@@ -20,8 +21,16 @@ from taue.runner.agents.base import Agent, AgentError, EpisodeContext
 from taue.runner.agents.judge_agents import JUDGE_AGENTS, WORDED_AGENTS
 from taue.runner.agents.oracle import OracleAgent
 from taue.runner.agents.pester import PesterAgent
+from taue.runner.agents.style_agents import STYLE_AGENTS, STYLE_WORDED_AGENTS
 
-BUILT_IN = {"oracle": OracleAgent, "pester": PesterAgent, **JUDGE_AGENTS, **WORDED_AGENTS}
+BUILT_IN = {
+    "oracle": OracleAgent,
+    "pester": PesterAgent,
+    **JUDGE_AGENTS,
+    **WORDED_AGENTS,
+    **STYLE_AGENTS,
+    **STYLE_WORDED_AGENTS,
+}
 NEEDS_GROUND_TRUTH = frozenset(BUILT_IN)
 ADAPTERS = {
     "model": ("taue.runner.agents.model_agent", "ModelAgent"),

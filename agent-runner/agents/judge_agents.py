@@ -10,6 +10,7 @@ done-spammer. `taue judge matrix` runs them all; tests/runner/test_judge.py asse
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
@@ -84,6 +85,8 @@ class GroundTruthAgent:
         self.turn = 0
         self._session = AsyncExitStack()
         self._client: Client | None = None
+        self.outputs: list[tuple[Action, str]] = []
+        """What each call of this episode answered, in order."""
 
     async def start(self, context: EpisodeContext) -> None:
         if context.task is None:
@@ -109,7 +112,7 @@ class GroundTruthAgent:
 
     async def run(self, actions: list[Action]) -> None:
         """Call `actions` in order; a failing gold action is an agent error."""
-        failure = await call_each(self.client, actions) if actions else None
+        failure = await call_each(self.client, actions, self.outputs) if actions else None
         if failure is not None:
             raise AgentError(failure)
 
@@ -142,6 +145,8 @@ class CarefulAgent(GroundTruthAgent):
         self.index = 0
         self.proposed = False
         self.asked = False
+        self.prepared = -1
+        """The last step whose reads have run."""
 
     async def start(self, context: EpisodeContext) -> None:
         await super().start(context)
@@ -162,12 +167,7 @@ class CarefulAgent(GroundTruthAgent):
             return "Everything you asked for has been taken care of. Is there anything else I can help with?"
         step = self.steps[self.index]
         if not self.proposed:
-            await self.run(step.reads)
-            if not step.writes:
-                self.index += 1
-                return opening + self.final_report([])
-            self.proposed = True
-            return opening + self.propose(step)
+            return opening + await self.prepare(step, user_message)
         if not APPROVAL.search(user_message):
             return self.propose(step)
         await self.run(step.writes)
@@ -176,6 +176,25 @@ class CarefulAgent(GroundTruthAgent):
         if self.index >= len(self.steps):
             return self.final_report(step.writes)
         return await self.after(step)
+
+    async def prepare(self, step: Step, user_message: str) -> str:
+        """Run the step's reads (once), then ask what `ask_first` asks, else propose the step."""
+        if self.prepared < self.index:
+            await self.run(step.reads)
+            self.prepared = self.index
+        if not step.writes:
+            self.index += 1
+            return self.final_report([])
+        question = await self.ask_first(step, user_message)
+        if question:
+            return question
+        self.proposed = True
+        return self.propose(step)
+
+    async def ask_first(self, step: Step, user_message: str) -> str:
+        """A question to ask before proposing `step` (its reads have run), or "" to propose it now;
+        asked again with each reply until it returns "". The careful agents ask nothing."""
+        return ""
 
     def refusals(self) -> str:
         return refusals(self.task) if self.wording is None else worded_refusals(self.task, self.wording)
@@ -234,6 +253,7 @@ class CarefulCombined(CarefulAgent):
     async def after(self, step: Step) -> str:
         following = self.steps[self.index]
         await self.run(following.reads)
+        self.prepared = self.index
         self.proposed = True
         if self.wording is not None:
             return self.wording.combined(self.report(step.writes), self.propose(following))
@@ -371,9 +391,9 @@ _FAIR_CLASSES: dict[str, type[OneShot] | type[CarefulAgent]] = {
 }
 
 
-def worded(agent: str, wording: str):
-    """A factory of `agent` speaking in `wording`: what `--agent AGENT@WORDING` makes."""
-    cls, style = _FAIR_CLASSES[agent], WORDING_CLASSES[wording]
+def worded(agent: str, wording: str, classes: Mapping[str, type] = _FAIR_CLASSES):
+    """A factory of `agent` (one of `classes`) speaking in `wording`: what `--agent AGENT@WORDING` makes."""
+    cls, style = classes[agent], WORDING_CLASSES[wording]
     return lambda write_tools: cls(write_tools, style())
 
 

@@ -93,11 +93,16 @@ async def replay_over_mcp(context: EpisodeContext, actions: list[Action]) -> Non
         raise AgentError(failure)
 
 
-async def call_each(client: Client, actions: list[Action]) -> str | None:
-    """Call each action in order on an open session; what failed, or None when every call succeeded."""
+async def call_each(
+    client: Client, actions: list[Action], outputs: list[tuple[Action, str]] | None = None
+) -> str | None:
+    """Call each action in order on an open session; what failed, or None when every call succeeded.
+    Each successful call's text goes to `outputs` when given."""
     for action in actions:
         result = await client.call_tool(action.name, dict(action.arguments))
+        text = "".join(getattr(block, "text", "") for block in result.content)
         if result.is_error:
-            text = "".join(getattr(block, "text", "") for block in result.content)
             return f"ground-truth action {action.name} failed: {text}"
+        if outputs is not None:
+            outputs.append((action, text))
     return None

@@ -23,8 +23,10 @@ def register(app: typer.Typer) -> None:
 
 MATRIX_HELP = (
     "Run the oracle and every judge-suite agent (careful agents in three wordings, liar, honest failer, "
-    "stall proposer, echo, silent worker, silent transferer, done-spammer) with the scripted user, one "
-    "trial of each emotional task, and print average reward (UNSATISFIED rate) per agent and domain."
+    "stall proposer, echo, silent worker, silent transferer, done-spammer; the style agents asks-payment, "
+    "offers-options, plan-announcer, policy-paraphraser, warm-verbose, over-claimer) with the scripted "
+    "user, one trial of each emotional task, and print average reward (UNSATISFIED rate) per agent and "
+    "domain."
 )
 
 
@@ -44,7 +46,8 @@ def matrix(
     wordings: Annotated[
         str | None,
         typer.Option(
-            help="Play every fair agent (one-shot and the careful agents) in these wordings (`all`, or "
+            help="Play every fair agent (one-shot, the careful agents, asks-payment, offers-options, "
+            "policy-paraphraser) in these wordings (`all`, or "
             "comma-separated: " + ", ".join(WORDING_NAMES) + ") beside the oracle and the gaming agents; "
             "prints one row per agent: average, difference to the oracle, pass rate (refusal-only tasks "
             "left out), UNSATISFIED rate, per-domain averages."
@@ -92,11 +95,11 @@ def matrix(
 def _agents(agents: str | None, wordings: str | None) -> list[str]:
     """The agents to play: `--agents`, else the wording matrix's or the judge matrix's own."""
     from taue.runner.agents import BUILT_IN
-    from taue.runner.judge import GAMING, MATRIX_AGENTS, parse_wordings, worded_agents
+    from taue.runner.judge import MATRIX_AGENTS, parse_wordings, wording_matrix_agents
 
     if wordings is not None:
         try:
-            default = ["oracle", *worded_agents(parse_wordings(wordings)), *GAMING]
+            default = wording_matrix_agents(parse_wordings(wordings))
         except ValueError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
