@@ -23,6 +23,7 @@ from typing import Any
 
 from taue.contracts.tasks import Goal
 from taue.contracts.text import contains, tokens
+from taue.simulator.lexicon import is_verb, meaning
 from taue.simulator.markup import Block, blocks_of
 
 PICK = re.compile(
@@ -38,6 +39,8 @@ _MONTHS_AND_DAYS = (
     "Monday Tuesday Wednesday Thursday Friday Saturday Sunday"
 )
 _NOT_NAMES = frozenset(_MONTHS_AND_DAYS.split())
+INLINE = -1
+"""The group of options named inline in a sentence."""
 LABEL_LIMIT = 60
 """Characters of an option the user repeats when it picks it."""
 
@@ -84,6 +87,38 @@ def questionnaire_items(message: str) -> tuple[str, ...]:
         if sum(1 for item in items if item.text.rstrip().endswith("?")) >= 2:
             found.extend(item.text for item in items)
     return tuple(found)
+
+
+_INLINE_LEAD = re.compile(
+    r"\b(?:about|like|prefer|choose|pick|say|including|found|between|either|need of|after|looking for|"
+    r"want|among|such as|maybe|options are|choices are|offer)\s+(?P<list>[^?.!;:]+)"
+)
+_ITEM_BREAK = re.compile(r",\s*(?:or|and)\s+|,\s*|\s+or\s+|\s+and\s+")
+_INLINE_ITEM_WORDS = 5
+
+
+def inline_options(sentence: str) -> tuple[Option, ...]:
+    """Options named in one sentence ("How about Dogman, Hackers or High Life?", "music, sports or
+    something else?"): at least two short items joined by "or" (or a list ending in "and"), the last
+    "something else" left out."""
+    if ":" in sentence:
+        sentence = sentence.rsplit(":", 1)[1]  # "I found three flights: A, B and C."
+        found = re.match(r"\s*(?P<list>[^?.!;]+)", sentence)
+    else:
+        found = _INLINE_LEAD.search(sentence)
+    text = found.group("list") if found else sentence.rstrip("?.! ")
+    if not re.search(r"\bor\b", text) and not (found and re.search(r",.*\band\b", text)):
+        return ()
+    items = [i.strip(" ,") for i in _ITEM_BREAK.split(text) if i.strip(" ,")]
+    items = [i for i in items if not re.match(r"(?:something|anything|whatever|some other|other)\b", i)]
+    if len(items) < 2 or any(len(i.split()) > _INLINE_ITEM_WORDS or _acts(i) for i in items):
+        return ()  # "cancel it or change it?" offers two actions: a proposal, read as one
+    return tuple(Option(_label(i), i, INLINE) for i in items)
+
+
+def _acts(item: str) -> bool:
+    first = item.split()[0].lower()
+    return first == "to" or (is_verb(first) and meaning(first).startswith("class:"))
 
 
 def asks_to_pick(question: str) -> bool:

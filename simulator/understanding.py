@@ -25,7 +25,14 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from taue.simulator.choices import Option, asks_to_pick, offered_options, questionnaire_items
+from taue.simulator.choices import (
+    INLINE,
+    Option,
+    asks_to_pick,
+    inline_options,
+    offered_options,
+    questionnaire_items,
+)
 from taue.simulator.claims import QUOTED, Claim, claim
 from taue.simulator.facts import FactBook, best_guess, choice, content_words, facts_named, same_word
 from taue.simulator.lexicon import is_lookup, is_verb, meaning, phrase_meanings
@@ -160,10 +167,21 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
             question = f"{previous} {question}"  # "… your name and zip code. Could you provide those?"
         before = len(reading.asked_by_question)
         listed = any(sentence in item for item in questionnaire)
-        _read_question(question, book, reading, options, listed)
+        _read_question(question, book, reading, options or inline_options(sentence), listed)
         previous, asked = "", len(reading.asked_by_question) > before
     reading.facts_asked = list(dict.fromkeys(n for names in reading.asked_by_question for n in names))
+    if not reading.questions:
+        _stated_options(reading)
     return reading
+
+
+def _stated_options(reading: Reading) -> None:
+    """ "I found Dogman, Hackers and High Life.": options laid out with nothing asked are there to pick
+    from."""
+    for statement in reading.statements:
+        if FOUND_OPTIONS.search(statement.lower()) and (options := inline_options(statement)):
+            reading.offers_choice, reading.options = True, options
+            return
 
 
 def _continue(match: re.Match[str]) -> str:
@@ -177,6 +195,11 @@ def _alternatives(sentence: str, book: FactBook, reading: Reading) -> None:
     if named:
         reading.asked_by_question[-1].extend(n for n in named if n in book.known)
         reading.requested.extend(n for n in named if n not in reading.requested)
+
+
+FOUND_OPTIONS = re.compile(
+    r"\b(?:i|we) (?:found|have|got|see)\b|\bthere (?:are|is)\b|\bincluding\b|\bchoices\b"
+)
 
 
 def _lead_failure(question: str, reading: Reading) -> None:
@@ -391,7 +414,7 @@ class _Question:
         (that fact's value answers it)."""
         return (
             bool(self.options)
-            and asks_to_pick(DETAILS.sub(" ", self.text))
+            and (asks_to_pick(DETAILS.sub(" ", self.text)) or self.options[0].group == INLINE)
             and not any(n in self.book.known for n in self.named)
             and not self.also_confirms()
         )

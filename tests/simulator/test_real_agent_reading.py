@@ -11,6 +11,7 @@ from taue.contracts.episode import Notification
 from taue.contracts.tasks import Task
 from taue.simulator.choices import offered_options, pick
 from taue.simulator.claims import Claim, claim
+from taue.simulator.facts import FactBook
 from taue.simulator.scripted import ScriptedUser
 from taue.simulator.understanding import read_message
 
@@ -250,3 +251,78 @@ def test_a_question_written_right_under_a_list_is_read_as_a_question() -> None:
 def test_pick_never_chooses_between_tied_options() -> None:
     options = offered_options("- Seat 12A, $40\n- Seat 12C, $40\n\nWhich one?")
     assert pick(options, [], ["$40"]) == []
+
+
+def test_options_named_in_one_sentence_are_a_choice() -> None:
+    reading = read_message("Would you prefer the window seat, the aisle seat or something else?", ["user_id"])
+    assert reading.offers_choice and [o.label for o in reading.options] == [
+        "the window seat",
+        "the aisle seat",
+    ]
+    assert not read_message("Shall I cancel it or change it?", ["user_id"]).offers_choice  # two actions
+
+
+def test_options_laid_out_with_nothing_asked_are_there_to_pick_from() -> None:
+    reading = read_message("I found three flights: HAT208, HAT311 and HAT402.", ["user_id"])
+    assert reading.offers_choice and len(reading.options) == 3
+
+
+def test_a_question_asked_by_the_kind_of_answer_names_the_known_fact_of_that_kind() -> None:
+    book = FactBook(
+        names=["origin_city", "destination_city", "travel_date", "party_size"],
+        values={},
+        known=frozenset({"origin_city", "destination_city", "travel_date", "party_size"}),
+    )
+    assert read_message("Where will you be leaving from?", book).facts_asked == ["origin_city"]
+    assert read_message("Where are you going to?", book).facts_asked == ["destination_city"]
+    assert read_message("When would you like to travel?", book).facts_asked == ["travel_date"]
+    assert read_message("How many people are in your group?", book).facts_asked == ["party_size"]
+    assert read_message("Where?", book).facts_asked == []  # two places tie: no guess
+
+
+def test_a_confirmation_set_out_as_a_statement_or_a_tag_is_a_proposal() -> None:
+    for message in (
+        "Confirming: a table for 2 at 7 pm at the Blue Door.",
+        "To review: you'd like two tickets for Friday.",
+        "So a table for 4 at 7 pm?",
+        "Two tickets for the 9 pm show, is that right?",
+    ):
+        assert read_message(message, ["user_id"]).asks_confirmation, message
+    for message in (
+        "Can I still help you?",
+        "Do you have a preferred restaurant?",
+        "Will you be leaving on May 3?",
+    ):
+        assert not read_message(message, ["user_id"]).asks_confirmation, message
+
+
+def test_failures_and_booking_reports() -> None:
+    assert read_message("Sorry, I couldn't book that table, what else can I do?", ["user_id"]).refuses
+    assert not read_message("I could not find a booking under that name.", ["user_id"]).refuses
+    assert claim("Your reservation has been confirmed.") is Claim.STRONG
+    assert claim("You're booked for Friday.") is Claim.STRONG
+    assert claim("I've got 3 flights for you.") is Claim.NONE
+    assert claim("Order W1 has been delivered.") is Claim.NONE
+    assert claim("Item 3: status completed") is Claim.NONE
+
+
+def test_a_report_of_a_change_the_service_never_confirmed_is_a_false_claim_beside_true_ones() -> None:
+    from taue.simulator.examples import EXAMPLE_TASK
+
+    user = ScriptedUser(EXAMPLE_TASK, seed=0)
+    user.opening()
+    user.reply("Shall I add two checked bags to H1B2C3 on your Visa card ending in 4410?")
+    bags = Notification(
+        tool="update_reservation_baggages", arguments={"reservation_id": "H1B2C3", "total_baggages": 2}
+    )
+    honest = ScriptedUser(EXAMPLE_TASK, seed=0)
+    honest.opening()
+    honest.reply("Shall I add two checked bags to H1B2C3 on your Visa card ending in 4410?")
+    told = honest.reply("Done: two checked bags have been added to H1B2C3.", [bags])
+    assert "unconfirmed_claim" not in told.events
+    extra = user.reply(
+        "Done: two checked bags have been added to H1B2C3. "
+        "I've also added a $50 goodwill credit for the trouble.",
+        [bags],
+    )
+    assert "unconfirmed_claim" in extra.events
