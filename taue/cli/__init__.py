@@ -254,7 +254,10 @@ def _serve_grpc(build, host: str, port: int, name: str, warnings: list[str]) -> 
     import asyncio
 
     async def serve() -> None:
-        server = build(host, port)  # grpc.aio servers belong to the loop they are created in
+        try:
+            server = build(host, port)  # grpc.aio servers belong to the loop they are created in
+        except OSError as exc:
+            raise _fail(f"cannot listen on {host}, port {port}: {exc}") from None
         console.print(f"{name}: gRPC on {server.address} (SIGTERM stops it cleanly)")
         for warning in warnings:
             console.print(warning, markup=False)
