@@ -107,7 +107,7 @@ def make_plan(config: RunConfig, catalogs: dict[str, DomainCatalog]) -> Plan:
         served = {task.id for name in config.domains for task in catalogs[name].tasks}
         unknown = sorted(set(config.task_ids) - served)
         if unknown:
-            raise ValueError(f"unknown task ids: {', '.join(unknown)}")
+            raise ValueError(_unknown_task_ids(unknown, config.domains))
         left_out = sorted(set(config.task_ids) - {task.id for _, task, _ in plan.episodes})
         if left_out:
             limit = "" if config.limit is None else f" --limit {config.limit}"
@@ -117,6 +117,18 @@ def make_plan(config: RunConfig, catalogs: dict[str, DomainCatalog]) -> Plan:
         index, count = config.shard
         plan.episodes = plan.episodes[index::count]
     return plan
+
+
+def _unknown_task_ids(unknown: list[str], domains: list[str]) -> str:
+    """One line: which ids belong to another domain (and which), which to none."""
+    from taue.envs.runtime.discovery import a_task_of, home_domain
+
+    foreign = [f"{task_id} is {a_task_of(home)}" for task_id in unknown if (home := home_domain(task_id))]
+    if not foreign:
+        return f"unknown task ids: {', '.join(unknown)}"
+    others = [task_id for task_id in unknown if home_domain(task_id) is None]
+    listed = ", ".join([*foreign, *(f"{task_id} is unknown" for task_id in others)])
+    return f"{listed}, not {', '.join(domains)}"
 
 
 def task_set_hash(catalogs: dict[str, DomainCatalog], domains: list[str]) -> str:

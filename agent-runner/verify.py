@@ -14,8 +14,10 @@ holding the key made it (docs/reliability.md, "Integrity").
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from functools import cache
+from pathlib import Path
 
 from pydantic import BaseModel, Field, computed_field
 
@@ -23,6 +25,7 @@ from taue.contracts.integrity import SigningKey, observation_problems, transcrip
 from taue.contracts.integrity import task_set_hash as hash_of_tasks
 from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.runner.catalog import DomainCatalog, local_catalog
+from taue.runner.embedded import run_key_file
 from taue.runner.episode import episode_seed
 from taue.runner.results import CONFIG, ResultsFile
 from taue.runner.runner import make_plan, stored_config
@@ -53,6 +56,8 @@ class Verification(BaseModel):
     signatures_checked: bool
     """A key was given: every record's two signatures were checked with it."""
     key_id: str | None = None
+    key_file: str | None = None
+    """The run's own key file the signatures were checked with, when no key was given."""
     bad_records: list[BadRecord] = Field(default_factory=list)
     missing: list[Episode] = Field(default_factory=list)
     duplicates: list[Episode] = Field(default_factory=list)
@@ -78,6 +83,22 @@ class Verification(BaseModel):
             for e in self.unexpected
         ]
         return lines
+
+
+def own_key_file(location: str | RunLocation) -> Path | None:
+    """The embedded default's key of this run (`$TAUE_HOME/keys/<run id>.key`, or of a run it merges),
+    when this user holds it; None otherwise (a run id that is no plain name is never looked up)."""
+    run = RunLocation.parse(location)
+    if not run.exists(CONFIG):
+        return None
+    config = stored_config(run)
+    for run_id in [config.run_id, *(config.merged_run_ids or [])]:
+        if run_id and _PLAIN_ID.fullmatch(run_id) and (path := run_key_file(run_id)).is_file():
+            return path
+    return None
+
+
+_PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 
 
 class VerifyError(ValueError):

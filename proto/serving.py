@@ -31,6 +31,8 @@ SERVER_OPTIONS = [
     # retried: on a busy event loop (the embedded services at high concurrency) let the client's
     # deadline, whose expiry is retried, decide instead.
     ("grpc.server_max_unrequested_time_in_server", int(DEFAULT_DEADLINE * 2)),
+    # A port another server holds is an error, never silently shared (SO_REUSEPORT is gRPC's default).
+    ("grpc.so_reuseport", 0),
 ]
 
 
@@ -88,9 +90,12 @@ class GrpcServer:
         self.token = token
         self.health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
-        self.port = self.server.add_insecure_port(f"{host}:{port}")
+        try:
+            self.port = self.server.add_insecure_port(f"{host}:{port}")
+        except RuntimeError:  # grpc's word for a port in use or an address not of this machine
+            self.port = 0
         if self.port == 0:
-            raise OSError(f"could not bind {host}:{port}")
+            raise OSError(f"could not bind {host}:{port} (in use, or not an address of this machine)")
         self.address = f"{host if host not in ('0.0.0.0', '::') else '127.0.0.1'}:{self.port}"
         self._service_names: list[str] = []
 

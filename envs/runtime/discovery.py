@@ -19,6 +19,7 @@ from functools import cache, partial
 from importlib.metadata import EntryPoint, entry_points
 
 import taue.envs as envs_package
+from taue.contracts.text import ECHO_LIMIT, shown
 from taue.envs.runtime.domain import Domain
 
 ENTRY_POINT_GROUP = "taue.domains"
@@ -58,6 +59,25 @@ def _domain_of(loaded: object, where: str) -> Domain:
 
 def domain_names() -> tuple[str, ...]:
     return tuple(sorted(_registry()))
+
+
+def home_domain(task_id: str) -> str | None:
+    """The registered domain a task id names by its prefix (`retail-004`, `retail-train-0001`: retail)."""
+    names = sorted(domain_names(), key=len, reverse=True)
+    return next((name for name in names if task_id.startswith(f"{name}-")), None)
+
+
+def a_task_of(domain: str) -> str:
+    """`a retail task`, `an airline task`."""
+    return f"{'an' if domain[:1] in 'aeiou' else 'a'} {domain} task"
+
+
+def unknown_task_message(task_id: str, domain: str) -> str:
+    """Why `task_id` is not a task of `domain`: another domain's task, or none at all."""
+    home = home_domain(task_id)
+    if home is not None and home != domain and len(task_id) <= ECHO_LIMIT and task_id.isprintable():
+        return f"{task_id} is {a_task_of(home)}, not {domain}"
+    return f"unknown task {shown(task_id)} for domain {domain!r}"
 
 
 @cache

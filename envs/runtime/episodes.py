@@ -21,6 +21,7 @@ from taue.contracts.tasks import Action, Task
 from taue.contracts.text import shown
 from taue.envs.runtime.catalog import ExpectedOutcomes
 from taue.envs.runtime.database import EpisodeDatabase
+from taue.envs.runtime.discovery import unknown_task_message
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.execution import ToolCall
 from taue.envs.runtime.limits import DEFAULT_EPISODE_TTL_S, MAX_LOGGED_CALLS
@@ -129,7 +130,7 @@ class EpisodeRegistry:
         """A task of either split (their ids never collide: training ids carry `-train-`)."""
         task = self.tasks.get(task_id) or self.train_tasks.get(task_id)
         if task is None:
-            raise EpisodeError(f"unknown task {shown(task_id)} for domain {self.domain.name!r}", status=404)
+            raise EpisodeError(unknown_task_message(task_id, self.domain.name), status=404)
         return task
 
     async def create(self, task_id: str | None, seed: int = 0, run_id: str | None = None) -> Episode:

@@ -111,9 +111,22 @@ def _load_run(run_dir: RunLocation) -> Run:
     if not run.records:
         raise ExportError(f"{results.shown} holds no episodes")
     assert run.config is not None  # checked above
+    if unknown := [name for name in run.config.domains if not _installed(name)]:
+        raise ExportError(
+            f"{run_dir.shown(CONFIG)} names {unknown[0]!r}, neither a registered domain nor an imported "
+            "task set: not exported"
+        )
     return Run(
         path=run_dir, config=run.config, records=run.records, infra_errors=open_infra_errors(run, run.records)
     )
+
+
+def _installed(name: str) -> bool:
+    """A registered domain or a task set under the task-set folder (exports name files after it)."""
+    from taue.envs.runtime.discovery import domain_names
+    from taue.envs.task_sets.loader import is_task_set
+
+    return name in domain_names() or is_task_set(name)
 
 
 def episode_clock(record: EpisodeRecord) -> tuple[str | None, str | None]:

@@ -2,9 +2,11 @@
 spend a minute embedding the 5,940 anchors.
 
 `heads-onnx.json` holds the four heads trained on every committed anchor, with the key of the features
-(model and tokenizer digests) and the digest of the anchor texts they were trained on. They are used
-only while both still match; otherwise the classifier trains (and caches) its own heads as before.
-Training is deterministic (full-batch Adam from zero weights), so regenerating gives the same file:
+(model and tokenizer digests) and the digest of the anchor texts they were trained on;
+`heads-onnx-held-out.json` the heads trained on anchors 0-7 only, which `taue emotion evaluate` scores
+on anchors 8-9 (so that evaluating embeds 1,188 anchors, not 5,940). They are used only while both
+digests still match; otherwise the classifier trains (and caches) its own heads as before. Training is
+deterministic (full-batch Adam from zero weights), so regenerating gives the same files:
 
     python -m taue.simulator.classifier.shipped      # after changing the anchors or the training
 """
@@ -20,6 +22,7 @@ import numpy as np
 from taue.simulator.classifier.heads import Head
 
 SHIPPED_PATH = Path(__file__).resolve().parent / "heads-onnx.json"
+HELD_OUT_PATH = SHIPPED_PATH.with_name("heads-onnx-held-out.json")
 FORMAT = 1
 
 
@@ -65,31 +68,37 @@ def heads_of(data: dict[str, Any]) -> dict[str, Head]:
 
 
 def shipped_heads(features_key: str, anchors_digest: str, version: int) -> dict[str, Head] | None:
-    """The shipped heads when they were trained on these features and anchors, else None."""
-    try:
-        data = json.loads(SHIPPED_PATH.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if (data.get("format"), data.get("heads_version"), data.get("features"), data.get("anchors")) != (
-        FORMAT,
-        version,
-        features_key,
-        anchors_digest,
-    ):
-        return None
-    return heads_of(data)
+    """The shipped heads (of either file) trained on these features and anchors, else None."""
+    wanted = (FORMAT, version, features_key, anchors_digest)
+    for path in (SHIPPED_PATH, HELD_OUT_PATH):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        found = (data.get("format"), data.get("heads_version"), data.get("features"), data.get("anchors"))
+        if found == wanted:
+            return heads_of(data)
+    return None
+
+
+def write(path: Path, anchors: list[Any]) -> None:
+    """Train the MiniLM heads on `anchors` (without any cache) and write them to `path`."""
+    from taue.simulator.classifier.model import HEADS_VERSION, _digest, train_on_anchors
+
+    model = train_on_anchors("onnx", anchors, use_cache=False)
+    digest = _digest([a.text for a in anchors])
+    path.write_text(dumps(payload(model.heads, model.embedder.key, digest, HEADS_VERSION)))
+    print(f"wrote {path} ({path.stat().st_size:,} bytes)")
 
 
 def main() -> None:
-    """Train the MiniLM heads on every committed anchor (without any cache) and write them."""
+    """Write the heads of every committed anchor and those of anchors 0-7 (the held-out evaluation's)."""
     from taue.simulator.anchors import load_anchors
-    from taue.simulator.classifier.model import HEADS_VERSION, _digest, train_on_anchors
+    from taue.simulator.classifier.evaluate import TRAIN_INDICES
 
-    anchors = load_anchors()
-    model = train_on_anchors("onnx", anchors, use_cache=False)
-    digest = _digest([a.text for a in anchors])
-    SHIPPED_PATH.write_text(dumps(payload(model.heads, model.embedder.key, digest, HEADS_VERSION)))
-    print(f"wrote {SHIPPED_PATH} ({SHIPPED_PATH.stat().st_size:,} bytes)")
+    anchors = list(load_anchors())
+    write(SHIPPED_PATH, anchors)
+    write(HELD_OUT_PATH, [a for a in anchors if a.index in TRAIN_INDICES])
 
 
 if __name__ == "__main__":

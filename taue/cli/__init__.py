@@ -254,7 +254,10 @@ def _serve_grpc(build, host: str, port: int, name: str, warnings: list[str]) -> 
     import asyncio
 
     async def serve() -> None:
-        server = build(host, port)  # grpc.aio servers belong to the loop they are created in
+        try:
+            server = build(host, port)  # grpc.aio servers belong to the loop they are created in
+        except OSError as exc:
+            raise _fail(f"cannot listen on {host}, port {port}: {exc}") from None
         console.print(f"{name}: gRPC on {server.address} (SIGTERM stops it cleanly)")
         for warning in warnings:
             console.print(warning, markup=False)
@@ -306,20 +309,24 @@ def serve_env(
 
     _parse_domains(domain)
     secrets = _serving_secrets(f"{domain} domain server", insecure_no_token, signs="episode observations")
-    server = DomainServer(
-        get_domain(domain),
-        host=host,
-        mcp_port=mcp_port,
-        control_port=control_port,
-        public_host=public_host,
-        allowed_hosts=allowed_host,
-        admin_token=secrets.token,
-        insecure_no_token=secrets.token is None,
-        signing_key=secrets.key,
-        episode_ttl_s=episode_ttl,
-        max_episodes=max_episodes,
-        memory_limit_mb=memory_limit,
-    )
+    try:
+        server = DomainServer(
+            get_domain(domain),
+            host=host,
+            mcp_port=mcp_port,
+            control_port=control_port,
+            public_host=public_host,
+            allowed_hosts=allowed_host,
+            admin_token=secrets.token,
+            insecure_no_token=secrets.token is None,
+            signing_key=secrets.key,
+            episode_ttl_s=episode_ttl,
+            max_episodes=max_episodes,
+            memory_limit_mb=memory_limit,
+        )
+    except OSError as exc:  # a port in use or an address not of this machine
+        ports = f"MCP port {mcp_port}, control port {control_port}"
+        raise _fail(f"cannot listen on {host}, {ports}: {exc}") from None
     console.print(f"{domain}: MCP {server.mcp_url}/episodes/<id>/mcp, control {server.control_url}")
     for warning in secrets.warnings:
         console.print(warning, markup=False)

@@ -82,6 +82,17 @@ def _ours(path: Path) -> bool:
     return any(resolved.is_relative_to(home.resolve()) for home in homes)
 
 
+def check_base_url(flag: str, url: str | None) -> None:
+    """An OpenAI-compatible endpoint's URL must be `http(s)://host[:port]/...`: else one line, exit 2."""
+    from urllib.parse import urlsplit
+
+    if url is None:
+        return
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise fail(f"{flag} must be a URL like http://host:port/v1 (scheme, host, port, path), got {url!r}")
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print `error: message` and return the exit (status 2: bad input) for the caller to raise."""
     print_error(message)

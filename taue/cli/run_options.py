@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from taue.cli.options import (
+    check_base_url,
     fail,
     parse_choice,
     parse_domains,
@@ -69,10 +70,18 @@ class RunOptions:
     allow_endpoint_change: bool
 
     def default_out(self, prefix: str) -> Path:
-        """`runs/AGENT-USER-seedSEED` (with `prefix`: `rollout-` for rollouts), made safe as a name."""
-        return Path("runs") / re.sub(
-            r"[^A-Za-z0-9_.-]+", "_", f"{prefix}{self.agent}-{self.user}-seed{self.seed}"
-        )
+        """`runs/NAME` with --name (a shard: `runs/NAME/shard-I`), else `runs/AGENT-USER-seedSEED`
+        (with `prefix`: `rollout-` for rollouts), made safe as a name."""
+        if self.name:
+            folder = Path("runs") / _safe_name(f"{prefix}{self.name}")
+            return folder if self.shard is None else folder / f"shard-{self.shard.partition('/')[0]}"
+        return Path("runs") / _safe_name(f"{prefix}{self.agent}-{self.user}-seed{self.seed}")
+
+
+def _safe_name(name: str) -> str:
+    """`name` as one folder name: runs of other characters become `_`, and never `.` or `..`."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+    return "_" if set(safe) <= {"."} else safe
 
 
 @dataclass(frozen=True)
@@ -145,6 +154,8 @@ def check_models(options: RunOptions) -> None:
     """The agent spec (with the model agent's model and endpoint) and the llm user's model."""
     from taue.runner.agents import AgentOptions, validate_agent_spec
 
+    check_base_url("--base-url", options.base_url)
+    check_base_url("--user-base-url", options.user_base_url)
     try:
         validate_agent_spec(options.agent, AgentOptions(model=options.model, base_url=options.base_url))
     except ValueError as exc:

@@ -11,10 +11,11 @@ through it. `RunSummary` is the summary of a run as a model: `taue summary --jso
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import AfterValidator, BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from taue.contracts.domain import ExpectedOutcome
 from taue.contracts.episode import Event, LoggedCall, Message, RewardBreakdown, Termination
@@ -33,6 +34,23 @@ SPLITS: tuple[Split, ...] = get_args(Split)
 TaskSelection = Literal["all", "emotional", "neutral"]
 """Which tasks of the split a run plays: all, the emotional ones (no neutral twins) or the twins."""
 TASK_SELECTIONS: tuple[TaskSelection, ...] = get_args(TaskSelection)
+
+PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+"""A domain's or task set's name as a run folder may hold it: exports name files after it, so no path
+separator, no `..`, nothing absolute, nothing hidden."""
+
+
+def _plain_name(name: str) -> str:
+    if not PLAIN_NAME.fullmatch(name):
+        raise ValueError(
+            f"domain {name[:80]!r} is not a plain name (letters, digits, '_', '-', '.'; "
+            "no path separator, no leading '.')"
+        )
+    return name
+
+
+DomainName = Annotated[str, AfterValidator(_plain_name)]
+"""A domain or task-set name: checked on every read of run.json and of every record."""
 
 
 class Endpoint(BaseModel):
@@ -68,7 +86,7 @@ class RunConfig(BaseModel):
     """What defines a run; stored as run.json and checked when a run directory is reused."""
 
     run: str
-    domains: list[str]
+    domains: list[DomainName]
     agent: str
     user: str = "scripted"
     user_model: str | None = None
@@ -116,7 +134,7 @@ class EpisodeOutcome(BaseModel):
     """The part of an episode record the metrics need."""
 
     task_id: str
-    domain: str
+    domain: DomainName
     trial: int
     condition: str | None
     """The emotion condition id; None for a neutral twin."""
@@ -147,7 +165,7 @@ class EpisodeRecord(BaseModel):
 
     run: str
     task_id: str
-    domain: str
+    domain: DomainName
     trial: int
     seed: int
     condition: str | None

@@ -1,5 +1,6 @@
-"""The MiniLM heads ship with the package (simulator/classifier/heads-onnx.json): they are current, they
-are what training gives, and the first `taue emotion classify` embeds no anchor."""
+"""The MiniLM heads ship with the package (simulator/classifier/heads-onnx.json, and those of anchors 0-7
+that `taue emotion evaluate` scores in heads-onnx-held-out.json): they are current, they are what
+training gives, and the first `taue emotion classify` embeds no anchor."""
 
 from __future__ import annotations
 
@@ -15,7 +16,14 @@ from taue.simulator.anchors import load_anchors
 from taue.simulator.classifier import resolve_route
 from taue.simulator.classifier.errors import ClassifierUnavailable
 from taue.simulator.classifier.model import HEADS_VERSION, _digest, anchor_labels, train_on_anchors
-from taue.simulator.classifier.shipped import SHIPPED_PATH, dumps, heads_of, payload, shipped_heads
+from taue.simulator.classifier.shipped import (
+    HELD_OUT_PATH,
+    SHIPPED_PATH,
+    dumps,
+    heads_of,
+    payload,
+    shipped_heads,
+)
 
 
 def _onnx_installed() -> bool:
@@ -29,13 +37,24 @@ pytestmark = pytest.mark.skipif(not _onnx_installed(), reason="the onnx route is
 REGENERATE = "python -m taue.simulator.classifier.shipped"
 
 
-def test_the_shipped_heads_are_small_and_match_the_committed_anchors() -> None:
+def _held_out(anchors: list) -> list:
+    from taue.simulator.classifier.evaluate import TRAIN_INDICES
+
+    return [a for a in anchors if a.index in TRAIN_INDICES]
+
+
+@pytest.mark.parametrize(
+    ("path", "trained_on"),
+    [(SHIPPED_PATH, list), (HELD_OUT_PATH, _held_out)],
+    ids=["every anchor", "anchors 0-7 (taue emotion evaluate)"],
+)
+def test_the_shipped_heads_are_small_and_match_the_committed_anchors(path: Path, trained_on) -> None:
     from taue.simulator.classifier.embedders import OnnxMiniLM
     from taue.simulator.classifier.model import FeelingClassifier
 
-    assert SHIPPED_PATH.stat().st_size < 5_000_000
-    data = json.loads(SHIPPED_PATH.read_text())
-    anchors = load_anchors()
+    assert path.stat().st_size < 5_000_000
+    data = json.loads(path.read_text())
+    anchors = trained_on(list(load_anchors()))
     digest = _digest([a.text for a in anchors])
     assert (data["anchors"], data["heads_version"]) == (digest, HEADS_VERSION), f"stale: {REGENERATE}"
     embedder = OnnxMiniLM()
@@ -86,3 +105,15 @@ def test_the_first_classify_embeds_no_anchor(tmp_path: Path) -> None:
     assert (family, urgency) == ("fear", "high")
     assert not cache.exists()  # no anchor features, no heads trained and cached
     assert cpu_seconds < 15  # training from scratch takes minutes of CPU
+
+
+def test_evaluate_trains_nothing_it_scores_the_shipped_held_out_heads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What keeps `taue emotion evaluate` (and tests/simulator/test_classifier.py) cheap on a fresh
+    install: the heads of anchors 0-7 come from the package, so only anchors 8-9 are embedded."""
+    monkeypatch.setenv("TAUE_CACHE_DIR", str(tmp_path))
+    model = train_on_anchors("onnx", _held_out(list(load_anchors())))
+    shipped = heads_of(json.loads(HELD_OUT_PATH.read_text()))
+    assert all(np.array_equal(model.heads[name].weights, head.weights) for name, head in shipped.items())
+    assert not list(tmp_path.iterdir())  # no anchor embedded, no heads trained or cached

@@ -5,6 +5,7 @@ refuses to start without one."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -140,3 +141,42 @@ def ready(url: str) -> bool:
         return httpx2.get(f"{url}/healthz", timeout=1).status_code == 200
     except httpx2.HTTPError:
         return False
+
+
+def test_serve_env_on_a_port_in_use_is_one_line_and_exit_2() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAUE_")}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = [sys.executable, "-m", "taue", "serve", "env", "airline", "--insecure-no-token"]
+        command += ["--mcp-port", str(port), "--control-port", str(free_port())]
+        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: cannot listen on 127.0.0.1") and f"MCP port {port}" in last
+
+
+@pytest.mark.parametrize("service", ["simulator", "scorer"])
+def test_serve_grpc_on_a_port_in_use_is_one_line_and_exit_2(service: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAUE_")}
+    command = [sys.executable, "-m", "taue", "serve", service, "--insecure-no-token", "--port"]
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([*command, str(port)], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(f"error: cannot listen on 127.0.0.1, port {port}")
+
+
+async def test_a_second_grpc_server_never_shares_a_port() -> None:
+    first = build_scorer("127.0.0.1", 0)
+    port = int(first.address.rsplit(":", 1)[1])
+    await first.start()
+    try:
+        with pytest.raises(OSError, match="could not bind"):
+            build_scorer("127.0.0.1", port)
+    finally:
+        await first.stop()

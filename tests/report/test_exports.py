@@ -302,3 +302,40 @@ def test_the_formats_written_out_for_the_cli_match_the_exporters() -> None:
 
     assert FORMATS == EXPORTERS
     assert taue("export", "--help").exit_code == 0
+
+
+def hostile_copy(pester_run: Path, folder: Path, domain: str, in_records: bool) -> Path:
+    """The pester run with its airline domain renamed `domain` in run.json (and in its records)."""
+    folder.mkdir(parents=True)
+    config = json.loads((pester_run / "run.json").read_text())
+    config["domains"] = [domain if name == "airline" else name for name in config["domains"]]
+    (folder / "run.json").write_text(json.dumps(config))
+    records = [json.loads(line) for line in (pester_run / "results.jsonl").read_text().splitlines()]
+    for record in records:
+        if in_records and record["domain"] == "airline":
+            record["domain"] = domain
+    (folder / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    return folder
+
+
+@pytest.mark.parametrize("in_records", [True, False])
+@pytest.mark.parametrize("name", ["../../x", "ABSOLUTE", "..", "a/b", "x"])
+def test_a_hostile_domain_name_is_refused_and_nothing_is_written(
+    pester_run: Path, tmp_path: Path, name: str, in_records: bool
+) -> None:
+    domain = str(tmp_path / "x") if name == "ABSOLUTE" else name
+    run_dir = hostile_copy(pester_run, tmp_path / "deep" / "er" / "run", domain, in_records)
+    out = tmp_path / "deep" / "er" / "out"
+    for format in ("tau2", "inspect"):
+        result = taue("export", str(run_dir), "--format", format, "--out", str(out))
+        assert result.exit_code == 2, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in result.output
+        assert ("not a plain name" if name != "x" else "neither a registered domain") in lines[0], lines
+        assert not out.exists() and not list(tmp_path.rglob("*x.json")) and not list(tmp_path.rglob("*.eval"))
+    for command in (["summary", str(run_dir)], ["report", str(run_dir), "--out", str(tmp_path / "r.html")]):
+        if name == "x":
+            continue  # a plain name of no installed domain: summary and report show what the run holds
+        result = taue(*command)
+        assert result.exit_code == 2 and "not a plain name" in result.output, result.output
+        assert "Traceback" not in result.output and not (tmp_path / "r.html").exists()

@@ -111,6 +111,9 @@ async def _by_hand_episode(env: dict[str, str], server, simulator: str, scorer: 
     assert breakdown["diagnostics"]["gold_actions"] > 0
     code, _, err = await blocked_taue(env, "episode", "new", "--domain=retail", "--task=nope", *services)
     assert code == 2 and "unknown task 'nope'" in err
+    other = ("episode", "new", "--domain=retail", "--task=airline-001")
+    code, _, err = await blocked_taue(env, *other, *services)
+    assert code == 2 and "airline-001 is an airline task, not retail" in err, err
 
 
 async def test_the_control_port_serves_card_tasks_and_expected_outcomes() -> None:

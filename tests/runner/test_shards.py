@@ -69,6 +69,12 @@ def test_task_ids_are_checked_against_the_whole_run_not_the_shard(tmp_path: Path
     assert not (tmp_path / "d").exists()
 
 
+def test_a_task_id_of_another_domain_says_which_domain_it_belongs_to(tmp_path: Path) -> None:
+    code, output = taue("run", *TINY, "--out", str(tmp_path / "r"), "--task-id", "retail-004")
+    assert code == 2 and "retail-004 is a retail task, not airline" in output, output
+    assert "unknown" not in output and not (tmp_path / "r").exists()
+
+
 def test_task_ids_left_out_by_the_limit_are_not_called_unknown(tmp_path: Path) -> None:
     ids = ("--task-id", "airline-001", "--task-id", "airline-002")
     code, output = taue("run", *TINY, "--out", str(tmp_path / "x"), *ids, "--limit", "1")

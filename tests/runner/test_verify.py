@@ -72,6 +72,22 @@ def test_a_real_run_verifies_with_and_without_its_key(signed: tuple[Path, Path])
     assert all(r["integrity"]["server_signature"] and r["integrity"]["scorer_signature"] for r in lines(run))
 
 
+def test_verify_finds_the_authors_own_key_in_taue_home_and_says_which(signed: tuple[Path, Path]) -> None:
+    run, key_file = signed
+    env = {"TAUE_SIGNING_KEY": "", "TAUE_SIGNING_KEY_FILE": "", "TAUE_HOME": str(key_file.parent.parent)}
+    result = taue("verify", str(run), env=env)
+    key_id = SigningKey.from_file(key_file).id
+    assert result.exit_code == 0, result.output
+    assert f"signatures checked with key {key_id} (the run's own, {key_file})" in result.output
+    found = json.loads(taue("verify", str(run), "--json", env=env).output)
+    assert found["signatures_checked"] and found["key_file"] == str(key_file)
+    key_file.rename(key_file.with_suffix(".moved"))  # another user's home holds no key of this run
+    try:
+        assert "signatures not checked" in taue("verify", str(run), env=env).output
+    finally:
+        key_file.with_suffix(".moved").rename(key_file)
+
+
 def test_a_hand_edited_reward_is_named_by_its_line(run: Path, signed: tuple[Path, Path]) -> None:
     records = lines(run)
     index = next(i for i, r in enumerate(records) if r["reward"] == 1)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from taue.cli.options import fail, parse_price_table
+from taue.cli.options import check_base_url, fail, parse_price_table
 
 if TYPE_CHECKING:
     from taue.runner.conformance import CheckReport
@@ -112,8 +112,7 @@ def serve(
     from taue.runner.agents import AgentOptions
     from taue.runner.agents.model_agent import ModelAgent
 
-    if not base_url.startswith(("http://", "https://")):
-        raise _fail(f"--base-url must start with http:// or https://, got {base_url!r}")
+    check_base_url("--base-url", base_url)
     options = AgentOptions(
         model=model,
         base_url=base_url,

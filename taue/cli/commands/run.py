@@ -201,7 +201,8 @@ def make_run_command(
             str | None,
             typer.Option(
                 rich_help_panel=STORAGE_PANEL,
-                help="Run name stored in every record (default: the --out folder's name).",
+                help="Run name stored in every record (default: the --out folder's name); without --out "
+                "the run goes to runs/NAME (a shard: runs/NAME/shard-I).",
             ),
         ] = None,
         repair: Annotated[

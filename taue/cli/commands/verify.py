@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from taue.cli.options import KEY_FILE_HELP, fail, parse_location, signing_key, stdout_console
+
+if TYPE_CHECKING:
+    from taue.contracts.integrity import SigningKey
+    from taue.runner.storage import RunLocation
+    from taue.runner.verify import Verification
 
 VERIFY_HELP = (
     "Check every record of a run: both signatures (given the key), the digests of its tool log, "
     "transcript and expected outcome, its reward recomputed from them and its final state hash, the "
     "task-set hash recomputed from the tasks the run names, and every planned (task, trial) present "
     "once. Exit 1 naming every bad record, 2 when the path is not a run."
+)
+
+VERIFY_KEY_HELP = KEY_FILE_HELP.replace(
+    "without a key,",
+    "else the run's own key in $TAUE_HOME/keys/<run id>.key (the embedded default's); without a key,",
 )
 
 
@@ -23,17 +33,20 @@ def register(app: typer.Typer) -> None:
 
 def verify(
     run_dir: Annotated[str, typer.Argument(help="A run directory or an object-store URL.")],
-    key_file: Annotated[Path | None, typer.Option(help=KEY_FILE_HELP)] = None,
+    key_file: Annotated[Path | None, typer.Option(help=VERIFY_KEY_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the findings as a JSON object.")] = False,
 ) -> None:
     from taue.runner.storage import StorageError
     from taue.runner.verify import VerifyError, verify_run
 
-    key = signing_key(key_file)
+    location = parse_location(run_dir)
     try:
-        found = verify_run(parse_location(run_dir), key)
-    except (VerifyError, StorageError) as exc:
+        key, own = _key(location, key_file)
+        found = verify_run(location, key)
+    except (VerifyError, StorageError, ValueError) as exc:
         raise fail(str(exc)) from None
+    if own is not None:
+        found = found.model_copy(update={"key_file": str(own)})
     if as_json:
         typer.echo(found.model_dump_json(indent=2))
     else:
@@ -45,11 +58,26 @@ def verify(
         raise typer.Exit(1)
 
 
-def _verdict(found) -> str:
+def _key(location: RunLocation, key_file: Path | None) -> tuple[SigningKey | None, Path | None]:
+    """`--key-file`, else the environment's key, else the run's own key in `$TAUE_HOME/keys` (the
+    embedded default's, which only its author holds) with its file."""
+    from taue.contracts.integrity import SigningKey
+    from taue.runner.verify import own_key_file
+
+    key = signing_key(key_file)
+    if key is not None or key_file is not None:
+        return key, None
+    own = own_key_file(location)
+    return (None, None) if own is None else (SigningKey.from_file(own), own)
+
+
+def _verdict(found: Verification) -> str:
+    key = f"key {found.key_id}" + (f" (the run's own, {found.key_file})" if found.key_file else "")
     signatures = (
-        f"signatures checked with key {found.key_id}"
+        f"signatures checked with {key}"
         if found.signatures_checked
-        else "signatures not checked (no key: give --key-file or set TAUE_SIGNING_KEY)"
+        else "signatures not checked (no key: give --key-file, set TAUE_SIGNING_KEY, or keep the run's "
+        "own key in $TAUE_HOME/keys)"
     )
     if found.ok:
         return f"ok: {found.records} of {found.planned} planned records verified; {signatures}"
