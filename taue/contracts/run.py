@@ -97,6 +97,9 @@ class RunConfig(BaseModel):
     """$ per million input and output tokens by model name: the agent's and the LLM user's cost."""
     enable_thinking: bool | None = None
     """Qwen3-family thinking on/off for the model agent and the LLM user (None: nothing sent)."""
+    strict_policy: bool = False
+    """Policy violations (a write the user had not approved) cost the reward in imported task sets too;
+    in the benchmark's own domains they always do (`taue.contracts.policy`)."""
     task_set_hash: str | None = None
     """sha256 of the tasks of the run's domains and split, as the servers serve them (set by the
     runner): runs are comparable only on the same task set. None in runs made before it was kept."""
