@@ -129,6 +129,8 @@ class EpisodeOutcome(BaseModel):
     trust: str | None = None
     reward: int
     termination: Termination
+    policy_violations: int = 0
+    """How many policy violations the user observed (`taue.contracts.policy`)."""
 
     @property
     def emotional(self) -> bool:
@@ -211,6 +213,7 @@ class EpisodeRecord(BaseModel):
             trust=emotion.get("trust"),
             reward=self.reward,
             termination=self.termination,
+            policy_violations=len(self.breakdown.policy_violations),
         )
 
 
@@ -255,6 +258,9 @@ class GroupMetrics(BaseModel):
     at_least_k_of_n: dict[str, float]
     unsatisfied_rate: float
     terminations: dict[str, int]
+    policy_violations: int = 0
+    """Episodes with at least one policy violation (a write the user had not approved beforehand)."""
+    policy_violation_rate: float = 0.0
 
 
 class EmotionDelta(BaseModel):
