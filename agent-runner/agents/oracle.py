@@ -76,19 +76,26 @@ class OracleAgent:
     async def respond(self, user_message: str) -> str:
         """Propose the next change; once the user said yes, make it and report it; after the last
         one, report every write and output in one message."""
-        assert self.context is not None and self.context.task is not None and self.asking is not None
-        if self.replayed:
-            return FOLLOW_UP
-        made, question = self.asking.step(user_message)
+        assert self.context is not None
+        made, message = self.next_turn(user_message)
         if made:
             await replay_over_mcp(self.context, made)
+        return message
+
+    def next_turn(self, user_message: str) -> tuple[list[Action], str]:
+        """The calls of this turn and the message that follows them (what `respond` does, without
+        calling anything)."""
+        assert self.context is not None and self.context.task is not None and self.asking is not None
+        if self.replayed:
+            return [], FOLLOW_UP
+        made, question = self.asking.step(user_message)
         if question is not None:
-            return question
+            return made, question
         if not self.asking.finished:
-            return completion_report(made, self.write_tools, [])
+            return made, completion_report(made, self.write_tools, [])
         self.replayed = True
         task = self.context.task
-        return completion_report(
+        return made, completion_report(
             task.evaluation.actions, self.write_tools, task.evaluation.outputs, refused_goals(task)
         )
 
