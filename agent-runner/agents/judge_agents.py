@@ -5,7 +5,8 @@ The careful agents perform exactly the oracle's calls, in the oracle's order, on
 with the user's approval, in three wordings; one-shot gets the user's yes for every change, then makes
 them all at once. The others are what a benchmark must not reward: an agent that makes the right
 changes without asking (acts-without-asking), a liar, an honest failer, a stall proposer, an echo, a
-silent worker, a silent transferer and a done-spammer. `taue judge matrix` runs them all; tests/runner/test_judge.py asserts the targets.
+silent worker, a silent transferer and a done-spammer. `taue judge matrix` runs them all;
+tests/runner/test_judge.py asserts the targets.
 """
 
 from __future__ import annotations
