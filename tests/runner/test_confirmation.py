@@ -5,6 +5,7 @@ benchmark's own domains, costing the episode (reward 0). The oracle asks before 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,9 @@ async def test_the_right_writes_without_asking_lose_the_episode(servers, tmp_pat
     for record in records["oracle"]:
         assert (record.reward, record.breakdown.policy_violations) == (1, [])
         assert writes_follow_a_yes(record) and any(call.writes for call in record.tool_log)
+    results = tmp_path / "acts-without-asking" / "results.jsonl"
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    lines[0]["breakdown"]["policy_violations"] = []  # hiding the violations leaves a reward they explain
+    results.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    problems = verify_run(results.parent).lines()
+    assert len(problems) == 1 and "the reward is 0, but" in problems[0] and "give 1" in problems[0]
