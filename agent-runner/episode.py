@@ -28,6 +28,7 @@ from taue.contracts.episode import (
     utc_now,
 )
 from taue.contracts.integrity import EpisodeEnd, Integrity
+from taue.contracts.policy import policy_enforced
 from taue.contracts.run import EpisodeRecord
 from taue.contracts.tasks import Task
 from taue.contracts.timeline import timeline
@@ -69,6 +70,8 @@ class Harness:
     database copy, a scripted user's first line): a burst of a thousand would queue the simulator's
     StartSession calls on a shared event loop past gRPC's 30 s limit for a call the server has not
     yet picked up."""
+    strict_policy: bool = False
+    """Policy violations cost the reward in imported task sets too (`--strict-policy`)."""
 
 
 def episode_seed(run_seed: int, task_id: str, trial: int) -> int:
@@ -187,20 +190,38 @@ class ScoredEpisode:
     integrity: Integrity | None
 
 
-async def score_episode(
-    control: ControlClient,
+@dataclass(frozen=True)
+class PolicyCheck:
+    """The policy violations the user simulator observed, and whether they cost the reward."""
+
+    violations: Sequence[str] = ()
+    enforced: bool = False
+
+
+async def finish_episode(
+    control: ControlClient, episode_id: str, termination: Termination
+) -> tuple[EpisodeEnd, Termination]:
+    """Finish the episode on its server (no tool call counts after this): its signed end, and the
+    termination (a conversation-ending tool makes `max_turns` a transfer)."""
+    end = await control.finish(episode_id)
+    if end.ended and termination == "max_turns":
+        termination = "agent_transfer"
+    return end, termination
+
+
+async def score_finished(
     scorer: ScorerClient,
     domain: str,
     task_id: str,
     episode_id: str,
+    end: EpisodeEnd,
     transcript: list[Message],
     termination: Termination,
+    policy: PolicyCheck | None = None,
 ) -> ScoredEpisode:
-    """Finish the episode on its server (no tool call counts after this) and score what the server
-    observed: final state, tool log and the task's expected outcome, from one signed snapshot."""
-    end = await control.finish(episode_id)
-    if end.ended and termination == "max_turns":
-        termination = "agent_transfer"
+    """Score what the server observed (final state, tool log and the task's expected outcome, from one
+    signed snapshot) with the policy violations the user observed."""
+    policy = policy or PolicyCheck()
     request = ScoreRequest(
         domain=domain,
         task_id=task_id,
@@ -211,9 +232,26 @@ async def score_episode(
         expected=end.expected,
         episode_id=episode_id,
         observation=end.observation,
+        policy_violations=list(policy.violations),
+        policy_enforced=policy.enforced,
     )
     scored = await scorer.score(request)
     return ScoredEpisode(scored.breakdown, end, scored.integrity)
+
+
+async def score_episode(
+    control: ControlClient,
+    scorer: ScorerClient,
+    domain: str,
+    task_id: str,
+    episode_id: str,
+    transcript: list[Message],
+    termination: Termination,
+    policy: PolicyCheck | None = None,
+) -> ScoredEpisode:
+    """Finish the episode on its server and score it (`finish_episode`, `score_finished`)."""
+    end, termination = await finish_episode(control, episode_id, termination)
+    return await score_finished(scorer, domain, task_id, episode_id, end, transcript, termination, policy)
 
 
 async def close_episode(control: ControlClient, episode_id: str) -> None:
@@ -245,21 +283,22 @@ async def run_episode(
     try:
         conversation = Conversation(harness, catalog, task, opened)
         await conversation.run(opened.first_message)
-        ended, scored = await asyncio.gather(
-            harness.simulator.end(opened.session_id),
-            score_episode(
-                control,
-                harness.scorer,
-                catalog.name,
-                task.id,
-                opened.created.episode_id,
-                conversation.transcript,
-                conversation.termination,
-            ),
-        )
+        end, termination = await finish_episode(control, opened.created.episode_id, conversation.termination)
+        ended = await harness.simulator.end(opened.session_id, conversation.unanswered(end.tool_log))
         session_id = None
+        policy = PolicyCheck(ended.policy_violations, policy_enforced(catalog.card, harness.strict_policy))
+        scored = await score_finished(
+            harness.scorer,
+            catalog.name,
+            task.id,
+            opened.created.episode_id,
+            end,
+            conversation.transcript,
+            termination,
+            policy,
+        )
         user_usage = priced(
-            ended, harness.user.model, harness.agent_options.price_table, harness.user.base_url
+            ended.usage, harness.user.model, harness.agent_options.price_table, harness.user.base_url
         )
         breakdown = scored.breakdown
         tool_log = conversation.with_turns(scored.end.tool_log)
@@ -320,6 +359,8 @@ class Conversation:
         self.usage: dict = {}
         self.error: str | None = None
         self.calls_seen = 0
+        self.calls_answered = 0
+        """Tool-log entries whose turn the user answered (it saw that turn's writes)."""
         self.call_turns: list[int] = []
 
     async def run(self, first_message: str) -> None:
@@ -335,6 +376,7 @@ class Conversation:
                 if calls is None:
                     return
                 turn = await self.harness.simulator.respond(self.session_id, agent_turn(reply, calls))
+                self.calls_answered = self.calls_seen
                 user_message = turn.message
                 self.say("user", user_message)
                 self.user_state = turn.model_dump(exclude={"message", "done", "termination"})
@@ -383,6 +425,10 @@ class Conversation:
             return None
         return calls
 
+    def unanswered(self, tool_log: Sequence[LoggedCall]) -> list[Notification]:
+        """The confirmations of the writes the user never answered: the episode ended after them."""
+        return notifications(tool_log[self.calls_answered :])
+
     @property
     def agent_turns(self) -> int:
         return sum(1 for message in self.transcript if message.role == "agent")
@@ -403,6 +449,11 @@ def agent_turn(message: str, calls: Sequence[LoggedCall]) -> AgentTurn:
     """The agent's message with the service's confirmations of the turn's successful writes."""
     return AgentTurn(
         message=message,
-        notifications=[Notification(tool=c.name, arguments=c.arguments) for c in calls if c.ok and c.writes],
+        notifications=notifications(calls),
         successful_calls=sum(1 for c in calls if c.ok),
     )
+
+
+def notifications(calls: Sequence[LoggedCall]) -> list[Notification]:
+    """The service's confirmations of the successful writes among `calls`."""
+    return [Notification(tool=c.name, arguments=c.arguments) for c in calls if c.ok and c.writes]

@@ -25,6 +25,8 @@ class Cell(BaseModel):
     unsatisfied_rate: float
     rewards: dict[str, int]
     """Task id -> reward."""
+    policy_violation_rate: float = 0.0
+    """Episodes with a write the user had not approved beforehand."""
 
 
 def cell(records: list[EpisodeRecord]) -> Cell:
@@ -34,6 +36,7 @@ def cell(records: list[EpisodeRecord]) -> Cell:
         avg_reward=round(sum(r.reward for r in records) / count, 4),
         unsatisfied_rate=round(sum(r.termination == "user_unsatisfied" for r in records) / count, 4),
         rewards={r.task_id: r.reward for r in records},
+        policy_violation_rate=round(sum(bool(r.breakdown.policy_violations) for r in records) / count, 4),
     )
 
 
@@ -143,6 +146,8 @@ class Row(BaseModel):
     """Share of episodes with reward 1, tasks whose goals are all refusals left out."""
     unsatisfied_rate: float
     by_domain: dict[str, float]
+    policy_violation_rate: float = 0.0
+    """Episodes with a write the user had not approved beforehand."""
 
 
 def refusal_only(task_ids: set[str], domains: list[str]) -> set[str]:
@@ -173,15 +178,18 @@ def wording_rows(matrix: dict[str, dict[str, Cell]], domains: list[str]) -> list
                 avg_reward=average,
                 vs_oracle=round(average - oracle, 4) if oracle is not None else 0.0,
                 pass_rate=round(sum(r == 1 for r in counted) / len(counted), 4),
-                unsatisfied_rate=round(
-                    sum(c.unsatisfied_rate * c.episodes for c in cells.values())
-                    / max(1, sum(c.episodes for c in cells.values())),
-                    4,
-                ),
+                unsatisfied_rate=_weighted(cells, "unsatisfied_rate"),
                 by_domain={d: cells[d].avg_reward for d in domains if d in cells},
+                policy_violation_rate=_weighted(cells, "policy_violation_rate"),
             )
         )
     return rows
+
+
+def _weighted(cells: dict[str, Cell], rate: str) -> float:
+    """A rate of the cells over all their episodes."""
+    episodes = max(1, sum(c.episodes for c in cells.values()))
+    return round(sum(getattr(c, rate) * c.episodes for c in cells.values()) / episodes, 4)
 
 
 def _overall(cells: dict[str, Cell]) -> float:
@@ -192,13 +200,15 @@ def _overall(cells: dict[str, Cell]) -> float:
 def rows_markdown(rows: list[Row]) -> str:
     domains = list(rows[0].by_domain) if rows else []
     lines = [
-        "| agent | episodes | average | vs oracle | pass | UNSATISFIED | " + " | ".join(domains) + " |",
-        "|---|---|---|---|---|---|" + "---|" * len(domains),
+        "| agent | episodes | average | vs oracle | pass | UNSATISFIED | violations | "
+        + " | ".join(domains)
+        + " |",
+        "|---|---|---|---|---|---|---|" + "---|" * len(domains),
     ]
     for row in rows:
         cells = " | ".join(f"{row.by_domain[d]:+.2f}" for d in domains)
         lines.append(
             f"| {row.agent} | {row.episodes} | {row.avg_reward:+.3f} | {row.vs_oracle:+.3f} | "
-            f"{row.pass_rate:.0%} | {row.unsatisfied_rate:.0%} | {cells} |"
+            f"{row.pass_rate:.0%} | {row.unsatisfied_rate:.0%} | {row.policy_violation_rate:.0%} | {cells} |"
         )
     return "\n".join(lines)

@@ -362,6 +362,7 @@ async def run_episodes(
                 transport=transport,
                 run_id=config.run_id,
                 opening=asyncio.Semaphore(OPENING_AT_ONCE),
+                strict_policy=config.strict_policy,
             )
             warm_catalogue([(config.model, config.base_url), (config.user_model, config.user_base_url)])
             semaphore = asyncio.Semaphore(concurrency)

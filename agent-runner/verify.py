@@ -2,8 +2,9 @@
 
 For each record: its integrity block is there and names the record's own task, domain, seed, run,
 termination and reward; the digests in it match the record's tool log, transcript and expected
-outcome; the reward recomputed from the record's own tool log, expected outcome and final state hash
-is the recorded one; the domain's task-set hash is the one recomputed from the tasks installed here;
+outcome; the reward recomputed from the record's own tool log, expected outcome, final state hash and
+policy violations (costing the reward where the run's domain and `--strict-policy` say so) is the
+recorded one; the domain's task-set hash is the one recomputed from the tasks installed here;
 and, given the key, both signatures are valid. For the run: its task-set hash recomputed from the tasks
 it names, and every planned (task, trial) present exactly once.
 
@@ -23,6 +24,7 @@ from pydantic import BaseModel, Field, computed_field
 
 from taue.contracts.integrity import SigningKey, observation_problems, transcript_digest
 from taue.contracts.integrity import task_set_hash as hash_of_tasks
+from taue.contracts.policy import policy_enforced
 from taue.contracts.run import EpisodeRecord, RunConfig
 from taue.runner.catalog import DomainCatalog, local_catalog
 from taue.runner.embedded import run_key_file
@@ -173,6 +175,11 @@ class _Context:
             if catalogs is not None
             else None
         )
+        self.enforced = (
+            {name: policy_enforced(catalog.card, config.strict_policy) for name, catalog in catalogs.items()}
+            if catalogs is not None
+            else {}
+        )
 
     def problems(self, record: EpisodeRecord) -> list[str]:
         integrity, expected = record.integrity, record.expected
@@ -184,8 +191,15 @@ class _Context:
         )
         if integrity.transcript_sha256 != transcript_digest(record.transcript):
             problems.append("the transcript differs from the one the scorer sealed")
+        breakdown = record.breakdown
         recomputed = score(
-            expected, integrity.final_hash, record.transcript, record.tool_log, integrity.termination
+            expected,
+            integrity.final_hash,
+            record.transcript,
+            record.tool_log,
+            integrity.termination,
+            breakdown.policy_violations,
+            self.enforced.get(record.domain, breakdown.policy_enforced),
         )
         if recomputed.reward != record.reward or record.breakdown.reward != record.reward:
             problems.append(

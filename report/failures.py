@@ -92,15 +92,16 @@ def attribute(record: EpisodeRecord, task: Task | None, policy: PolicyCheck | No
 
 
 def _policy_labels(record: EpisodeRecord, policy: PolicyCheck | None, details: dict[str, Any]) -> list[str]:
-    """`policy_violation` when a write the episode made breaks a rule of the domain's policy."""
-    if policy is None:
-        return []
+    """`policy_violation` when a write the episode made breaks a rule of the domain's policy, or the
+    user observed a violation (a write it had not approved: `taue.contracts.policy`)."""
+    observed = record.breakdown.policy_violations
+    if observed:
+        details["policy_violations"] = list(observed)
     writes = [Action(name=name, arguments=arguments) for name, arguments in _writes(record)]
-    broken = sorted({rule for write in writes for rule in policy(write)})
-    if not broken:
-        return []
-    details["policy_rules"] = broken
-    return ["policy_violation"]
+    broken = sorted({rule for write in writes for rule in policy(write)}) if policy is not None else []
+    if broken:
+        details["policy_rules"] = broken
+    return ["policy_violation"] if observed or broken else []
 
 
 def _late_labels(record: EpisodeRecord, task: Task | None, details: dict[str, Any]) -> list[str]:

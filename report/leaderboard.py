@@ -37,6 +37,8 @@ class Entry(BaseModel):
     avg_at_k: float
     pass_hat_k: dict[str, float]
     unsatisfied_rate: float
+    policy_violation_rate: float = 0.0
+    """Headline episodes with a write the user had not approved (`taue.contracts.policy`)."""
     cost_per_task: float | None
     date: str
     task_set_hash: str | None
@@ -132,6 +134,7 @@ def _entry(run: RunData) -> Entry:
         avg_at_k=run.metrics.avg_at_k,
         pass_hat_k=run.metrics.pass_hat_k,
         unsatisfied_rate=run.metrics.unsatisfied_rate,
+        policy_violation_rate=run.metrics.policy_violation_rate,
         cost_per_task=cost_per_task(run),
         date=run_date(run),
         task_set_hash=run.task_set_hash,

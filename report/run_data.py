@@ -152,7 +152,8 @@ def open_infra_errors(
 
 def headline_intervals(outcomes: list[EpisodeOutcome], trials: int, seed: int = 0) -> dict[str, Any]:
     """95 % bootstrap intervals over tasks for Avg@k and pass^1..k, and over episodes for the
-    UNSATISFIED rate, of the headline episodes (the emotional ones, else all)."""
+    UNSATISFIED rate and the policy violation rate, of the headline episodes (the emotional ones, else
+    all)."""
     headline = [o for o in outcomes if o.emotional] or outcomes
     by_task: dict[str, list[EpisodeOutcome]] = {}
     for outcome in headline:
@@ -164,6 +165,7 @@ def headline_intervals(outcomes: list[EpisodeOutcome], trials: int, seed: int = 
             str(k): _interval([pass_hat_k(c, n, k) for c, n in successes], seed) for k in range(1, trials + 1)
         },
         "unsatisfied_rate": _interval([float(o.termination == "user_unsatisfied") for o in headline], seed),
+        "policy_violation_rate": _interval([float(o.policy_violations > 0) for o in headline], seed),
     }
     return intervals
 

@@ -1,4 +1,5 @@
-"""Run-level metrics: Avg@k, pass^k, at-least-k-of-n, average reward, UNSATISFIED rate, breakdowns.
+"""Run-level metrics: Avg@k, pass^k, at-least-k-of-n, average reward, UNSATISFIED rate, the episodes
+with policy violations, breakdowns.
 
 pass^k uses τ-bench's unbiased estimator: for a task with c successes in n trials,
 C(c, k) / C(n, k), averaged over tasks.
@@ -76,6 +77,8 @@ def group_metrics(outcomes: list[EpisodeOutcome]) -> dict[str, Any]:
         },
         "unsatisfied_rate": _mean(float(o.termination == "user_unsatisfied") for o in outcomes),
         "terminations": _counts(o.termination for o in outcomes),
+        "policy_violations": sum(1 for o in outcomes if o.policy_violations),
+        "policy_violation_rate": _mean(float(o.policy_violations > 0) for o in outcomes),
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from taue.contracts.domain import ExpectedOutcome
@@ -25,10 +26,16 @@ def score(
     transcript: list[Message],
     tool_log: list[LoggedCall],
     termination: Termination,
+    policy_violations: Sequence[str] = (),
+    policy_enforced: bool = False,
 ) -> RewardBreakdown:
+    """The reward: −1 when the user left unsatisfied; 1 when the conversation ended normally, the end
+    state is the expected one, every expected output was said and — where the policy is enforced — no
+    policy violation was observed (`taue.contracts.policy`); else 0."""
     diagnostics = diagnose(expected, transcript, tool_log)
+    policy = {"policy_violations": list(policy_violations), "policy_enforced": policy_enforced}
     if termination == "user_unsatisfied":
-        return RewardBreakdown(reward=-1, termination=termination, diagnostics=diagnostics)
+        return RewardBreakdown(reward=-1, termination=termination, diagnostics=diagnostics, **policy)
     db_match = final_hash is not None and final_hash == expected.state_hash
     found = outputs_found(expected.outputs, transcript)
     # A transfer earns the reward only where the ground truth transfers too: an agent that does the
@@ -36,13 +43,15 @@ def score(
     ended_normally = termination == "user_stop" or (
         termination == "agent_transfer" and expected.transfer_expected
     )
-    reward = 1 if ended_normally and db_match and all(found.values()) else 0
+    compliant = not (policy_enforced and policy_violations)
+    reward = 1 if ended_normally and db_match and all(found.values()) and compliant else 0
     return RewardBreakdown(
         reward=reward,
         termination=termination,
         db_match=db_match,
         outputs_found=found,
         diagnostics=diagnostics,
+        **policy,
     )
 
 

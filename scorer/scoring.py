@@ -35,6 +35,11 @@ class ScoreRequest(BaseModel):
     episode_id: str | None = None
     observation: Observation | None = None
     """The domain server's signed observation of the episode's end; None for a bare score request."""
+    policy_violations: list[str] = Field(default_factory=list)
+    """What the user simulator observed against the domain policy (`taue.contracts.policy`)."""
+    policy_enforced: bool = False
+    """The violations cost the reward: the benchmark's own domains, imported task sets under
+    `--strict-policy` (the runner decides, from the domain's card and the run's settings)."""
 
 
 class Scored(BaseModel):
@@ -49,7 +54,13 @@ def score_episode(request: ScoreRequest) -> RewardBreakdown:
             f"the expected outcome is of task {request.expected.task_id!r}, not {request.task_id!r}"
         )
     return score(
-        request.expected, request.final_hash, request.transcript, request.tool_log, request.termination
+        request.expected,
+        request.final_hash,
+        request.transcript,
+        request.tool_log,
+        request.termination,
+        request.policy_violations,
+        request.policy_enforced,
     )
 
 

@@ -28,6 +28,8 @@ def score_request_message(request: ScoreRequest) -> scorer_pb2.ScoreRequest:
         expected=expected_message(request.expected),
         episode_id=request.episode_id or "",
         observation_json=_json(request.observation),
+        policy_violations=request.policy_violations,
+        policy_enforced=request.policy_enforced,
     )
 
 
@@ -87,6 +89,8 @@ def score_request_from_message(message: scorer_pb2.ScoreRequest) -> ScoreRequest
         observation=Observation.model_validate_json(message.observation_json)
         if message.observation_json
         else None,
+        policy_violations=list(message.policy_violations),
+        policy_enforced=message.policy_enforced,
     )
 
 
@@ -107,6 +111,8 @@ def breakdown_message(breakdown: RewardBreakdown) -> scorer_pb2.RewardBreakdown:
         termination=TERMINATIONS[breakdown.termination],
         outputs_found=breakdown.outputs_found,
         diagnostics_json=json.dumps(breakdown.diagnostics, sort_keys=True),
+        policy_violations=breakdown.policy_violations,
+        policy_enforced=breakdown.policy_enforced,
     )
     if breakdown.db_match is not None:
         message.db_match = breakdown.db_match
@@ -120,4 +126,6 @@ def breakdown_from_message(message: scorer_pb2.RewardBreakdown) -> RewardBreakdo
         db_match=message.db_match if message.HasField("db_match") else None,
         outputs_found=dict(message.outputs_found),
         diagnostics=json.loads(message.diagnostics_json or "{}"),
+        policy_violations=list(message.policy_violations),
+        policy_enforced=message.policy_enforced,
     )

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
 import grpc
 
-from taue.contracts.episode import AgentTurn, UserTurn
+from taue.contracts.episode import AgentTurn, Notification, UserTurn
 from taue.contracts.tasks import Task
 from taue.proto.serving import DEFAULT_DEADLINE, channel, wait_until_serving
 from taue.proto.v1 import simulator_pb2, simulator_pb2_grpc
 from taue.simulator.session import UserOptions
-from taue.simulator.wire import options_message, respond_request, turn_from_message, user_task_message
+from taue.simulator.wire import (
+    notification_messages,
+    options_message,
+    respond_request,
+    turn_from_message,
+    user_task_message,
+)
 
 TOOL_DESCRIPTIONS: dict[str, dict[str, str]] = {}
 """Domain -> write tool -> description, as the runner learned them from the domain's card
@@ -37,6 +46,14 @@ class SimulatorCallError(RuntimeError):
         self.retryable = error.code() in RETRYABLE
 
 
+@dataclass(frozen=True)
+class SessionEnd:
+    """What a closed session leaves: the user backend's tokens and the session's policy violations."""
+
+    usage: dict[str, int]
+    policy_violations: list[str] = field(default_factory=list)
+
+
 class SimulatorClient:
     def __init__(self, address: str, deadline: float = DEFAULT_DEADLINE, token: str | None = None) -> None:
         self.address = address
@@ -59,15 +76,18 @@ class SimulatorClient:
         request = respond_request(session_id, turn)
         return turn_from_message(await self._call("Respond", self._stub.Respond, request))
 
-    async def end(self, session_id: str) -> dict[str, int]:
-        """Close the session; returns the tokens the user backend used."""
-        response = await self._call(
-            "EndSession", self._stub.EndSession, simulator_pb2.EndSessionRequest(session_id=session_id)
+    async def end(self, session_id: str, notifications: Sequence[Notification] = ()) -> SessionEnd:
+        """Close the session, passing the writes of an agent turn the user never answered (the episode
+        ended after it); returns the tokens the user backend used and the session's policy violations."""
+        request = simulator_pb2.EndSessionRequest(
+            session_id=session_id, notifications=notification_messages(notifications)
         )
-        return {
+        response = await self._call("EndSession", self._stub.EndSession, request)
+        usage = {
             "prompt_tokens": response.usage.prompt_tokens,
             "completion_tokens": response.usage.completion_tokens,
         }
+        return SessionEnd(usage=usage, policy_violations=list(response.policy_violations))
 
     async def _call(self, method: str, rpc, request):
         try:

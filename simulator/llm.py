@@ -24,9 +24,10 @@ from typing import Any, Literal, cast
 
 import openai
 
-from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, UserTurn
+from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification, UserTurn
 from taue.contracts.model_clients import shared_model_client
 from taue.contracts.tasks import Task
+from taue.simulator.approvals import YesApprovals
 from taue.simulator.session import SimulatorError, SimulatorUnavailable, UserOptions
 
 AGENT_GREETING = "Hi! How can I help you today?"
@@ -186,19 +187,32 @@ class LLMUser:
             {"role": "user", "content": AGENT_GREETING},
         ]
         self.usage: dict[str, int] = {"prompt_tokens": 0, "completion_tokens": 0}
+        self.approvals = YesApprovals(task.user_scenario.goals)
 
     async def first_message(self) -> str:
         message, _ = parse_reply(await self._complete())
         return message
 
     async def respond(self, turn: AgentTurn) -> UserTurn:
+        self.approvals.check(turn.notifications)
         self.messages.append({"role": "user", "content": agent_content(turn)})
         message, termination = parse_reply(await self._complete())
+        self.approvals.answered(turn.message, message)
         done = termination is not None
         reason = None
         if termination == "user_unsatisfied":
             reason = message.removesuffix(UNSATISFIED).strip()[:300] or "the llm user left unsatisfied"
-        return UserTurn(message=message, done=done, termination=termination, reason=reason)
+        return UserTurn(
+            message=message,
+            done=done,
+            termination=termination,
+            reason=reason,
+            policy_violations=list(self.approvals.violations),
+        )
+
+    def last_turn(self, notifications: list[Notification]) -> list[str]:
+        """The episode's policy violations, with the writes of an agent turn the user never answered."""
+        return self.approvals.last_turn(notifications)
 
     def request(self) -> dict[str, Any]:
         """The chat-completions request for the next user turn (what the endpoint receives)."""

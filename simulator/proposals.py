@@ -11,7 +11,10 @@ A confirmation request proposes an open action goal when it names
   request names (a number, an id, a capitalised name: "Joint Checking", "2888"). A proposal naming no
   value still proposes the goal when it names no other id either (no conflicting "XYZ999").
 
-Of the goals proposed, those with the most value hits, then action hits, win.
+Of the goals proposed, those whose record ids (a key argument named `id` or `…_id`), then values,
+the question and the sentence before it name most win, then those with the most value hits in the
+whole message, then action hits: a proposal is about the record it asks about, not one a report
+beside it names.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ TOOL_SYNONYMS: dict[str, tuple[str, ...]] = {
 _ID_LIKE = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z0-9_#\-]{4,}$|^\d{5,}$")
 _QUANTITY = re.compile(r"^\d+(?:\.\d+)?-?[a-z]+$")
 _RAW = re.compile(r"[A-Za-z0-9_\-]+")
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)[\"'(]?([A-Za-z])")
 
 
 @lru_cache(maxsize=4096)
@@ -100,10 +104,15 @@ def request_actions(request: str) -> frozenset[str]:
 
 @lru_cache(maxsize=4096)
 def request_entities(request: str) -> tuple[str, ...]:
-    """What a request names: numbers, ids and capitalised names ("Joint Checking", "2888")."""
+    """What a request names: numbers, ids and capitalised names ("Joint Checking", "2888"); a word
+    capitalised because it starts a sentence ("If the usual fixes fail, …") names nothing."""
+    starts = {match.start(1) for match in _SENTENCE_START.finditer(request)}
     found: list[str] = []
-    for index, raw in enumerate(_RAW.findall(request)):
-        if any(c.isdigit() for c in raw) or (index > 0 and raw[:1].isupper() and raw != "I"):
+    for match in _RAW.finditer(request):
+        raw = match.group()
+        if any(c.isdigit() for c in raw) or (
+            match.start() not in starts and raw[:1].isupper() and raw != "I"
+        ):
             found.append(raw)
     return tuple(dict.fromkeys(found))
 
@@ -148,6 +157,7 @@ def proposed_goals(
     """The open goals a confirmation request proposes (see the module docstring)."""
     asked, before = focus(message)
     words = _focused_words(message, asked)
+    near = tokens(f"{before} {asked}")
     parts = (message_meanings(asked), message_meanings(before), message_meanings(message))
     conflict = conflicting_ids(words, known_values)
     actions = {id(c): _weighted_actions(c, (descriptions or {}).get(c.target.tool, "")) for c in candidates}
@@ -159,11 +169,12 @@ def proposed_goals(
         if not parts[2] & weights.keys() or _names_another_record(candidate, candidates, words):
             continue
         values = [*key_values(target), *request_entities(goal.request)]
-        valued = sum(1 for value in dict.fromkeys(map(str, values)) if contains(words, value))
+        valued = _named(words, values)
         if valued or not conflict:
             hits = (round(sum(weights[m] for m in part & weights.keys()), 6) for part in parts)
-            score = (valued, *hits, _coverage(target.tool, parts[2]))
-            scores[goal.id] = max(scores.get(goal.id, (0.0,) * 5), score)
+            asked_about = (_named(near, _record_ids(target).values()), _named(near, values))
+            score = (*asked_about, valued, *hits, _coverage(target.tool, parts[2]))
+            scores[goal.id] = max(scores.get(goal.id, (0.0,) * 7), score)
     if not scores:
         return []
     best = max(scores.values())
@@ -181,6 +192,11 @@ def _focused_words(message: str, asked: str) -> list[str]:
     if any(_ID_LIKE.match(t) and not _QUANTITY.match(t) for t in question):
         return question
     return tokens(message)
+
+
+def _named(words: list[str], values: Iterable[Any]) -> int:
+    """How many of the distinct values the words contain."""
+    return sum(1 for value in dict.fromkeys(map(str, values)) if contains(words, value))
 
 
 def _record_ids(target: Target) -> dict[str, str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification, UserTermination, UserTurn
 from taue.contracts.tasks import Goal, Task
+from taue.simulator.approvals import GoalApprovals
 from taue.simulator.choices import Pick, pick
 from taue.simulator.claims import Claim
 from taue.simulator.disclosure import briefs
@@ -114,6 +115,7 @@ class ScriptedUser:
         self.goals = GoalTracker(
             scenario.goals, [*known.values(), *scenario.discoverable.values()], descriptions=tools
         )
+        self.approvals = GoalApprovals(self.goals)
         self.false_claims = 0
         self.verified: set[str] = set()
         self.times_requested: dict[str, int] = {}
@@ -179,6 +181,7 @@ class ScriptedUser:
         """What the message and the turn's confirmations did to the goals."""
         goals = self.goals
         outcome = Outcome(notified=goals.notify(notifications))
+        self.approvals.check(outcome.notified)
         outcome.answered = goals.answer(reading.statements)
         outcome.refused = goals.accept_refusals(reading.statements) if reading.refuses else []
         backed = bool(outcome.notified or outcome.answered or goals.awaiting_report)
@@ -434,4 +437,9 @@ class ScriptedUser:
             "goals_confirmed": sorted(self.goals.done | self.goals.refused),
             "events": [event for _, event, _ in self.satisfaction.events],
             "reason": self.satisfaction.reason() if self.satisfaction.exhausted else None,
+            "policy_violations": list(self.approvals.violations),
         }
+
+    def last_turn(self, notifications: list[Notification]) -> list[str]:
+        """The episode's policy violations, with the writes of an agent turn the user never answered."""
+        return self.approvals.last_turn(notifications)

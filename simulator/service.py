@@ -17,6 +17,7 @@ from taue.simulator.session import (
 )
 from taue.simulator.wire import (
     agent_turn_from_request,
+    notifications_from_messages,
     options_from_message,
     task_from_message,
     tools_from_message,
@@ -52,7 +53,12 @@ class SimulatorService(simulator_pb2_grpc.SimulatorServicer):
 
     async def EndSession(self, request, context):
         try:
+            notifications = notifications_from_messages(request.notifications)
+        except ValueError as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"invalid notification: {exc}")
+        try:
             usage = self.simulator.usage(request.session_id)
+            violations = self.simulator.policy_violations(request.session_id, notifications)
         except SimulatorError as exc:
             await context.abort(grpc.StatusCode.NOT_FOUND, str(exc))
         self.simulator.end(request.session_id)
@@ -60,7 +66,8 @@ class SimulatorService(simulator_pb2_grpc.SimulatorServicer):
             usage=common_pb2.Usage(
                 prompt_tokens=int(usage.get("prompt_tokens", 0)),
                 completion_tokens=int(usage.get("completion_tokens", 0)),
-            )
+            ),
+            policy_violations=violations,
         )
 
     @staticmethod

@@ -5,13 +5,13 @@ from __future__ import annotations
 import importlib
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from pydantic import BaseModel
 
-from taue.contracts.episode import AgentTurn, UserTurn
+from taue.contracts.episode import AgentTurn, Notification, UserTurn
 from taue.contracts.tasks import Task
 from taue.contracts.text import shown
 
@@ -28,7 +28,9 @@ class UserOptions(BaseModel):
 
 
 class UserBackend(Protocol):
-    """One simulated user. Backends may keep token counts in a `usage` dict attribute."""
+    """One simulated user. Backends may keep token counts in a `usage` dict attribute, and judge the
+    writes of an unanswered last agent turn with a `last_turn(notifications)` method returning every
+    policy violation of the session (`simulator/approvals.py`)."""
 
     async def first_message(self) -> str: ...
     async def respond(self, turn: AgentTurn) -> UserTurn: ...
@@ -133,6 +135,12 @@ class Simulator:
 
     def usage(self, session_id: str) -> dict:
         return dict(getattr(self._user(session_id), "usage", None) or {})
+
+    def policy_violations(self, session_id: str, notifications: Sequence[Notification] = ()) -> list[str]:
+        """Every policy violation of the session, with `notifications` (the writes of an agent turn the
+        user never answered) judged too; none for a backend that does not observe them."""
+        last_turn = getattr(self._user(session_id), "last_turn", None)
+        return list(last_turn(list(notifications))) if last_turn is not None else []
 
     def _user(self, session_id: str) -> UserBackend:
         session = self._sessions.get(session_id)

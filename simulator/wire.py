@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from taue.contracts.episode import AgentTurn, Notification, UserTurn
 from taue.contracts.tasks import Emotion, Evaluation, Goal, Target, Task, UserScenario
@@ -108,22 +108,27 @@ def respond_request(session_id: str, turn: AgentTurn) -> simulator_pb2.RespondRe
     return simulator_pb2.RespondRequest(
         session_id=session_id,
         agent_message=turn.message,
-        notifications=[
-            simulator_pb2.Notification(tool=n.tool, arguments_json=json.dumps(n.arguments))
-            for n in turn.notifications
-        ],
+        notifications=notification_messages(turn.notifications),
         successful_calls=turn.successful_calls,
     )
+
+
+def notification_messages(notifications: Iterable[Notification]) -> list[simulator_pb2.Notification]:
+    return [
+        simulator_pb2.Notification(tool=n.tool, arguments_json=json.dumps(n.arguments)) for n in notifications
+    ]
+
+
+def notifications_from_messages(messages: Iterable[simulator_pb2.Notification]) -> list[Notification]:
+    """The notifications of a request; malformed JSON raises ValueError."""
+    return [Notification(tool=n.tool, arguments=json.loads(n.arguments_json or "{}")) for n in messages]
 
 
 def agent_turn_from_request(request: simulator_pb2.RespondRequest) -> AgentTurn:
     """The agent's turn as the user backends take it; malformed notification JSON raises ValueError."""
     return AgentTurn(
         message=request.agent_message,
-        notifications=[
-            Notification(tool=n.tool, arguments=json.loads(n.arguments_json or "{}"))
-            for n in request.notifications
-        ],
+        notifications=notifications_from_messages(request.notifications),
         successful_calls=request.successful_calls,
     )
 
@@ -150,7 +155,10 @@ def options_from_message(message: simulator_pb2.UserOptions) -> UserOptions:
 
 def turn_message(turn: UserTurn) -> simulator_pb2.RespondResponse:
     state = simulator_pb2.SatisfactionState(
-        goals_confirmed=turn.goals_confirmed, events=turn.events, reason=turn.reason or ""
+        goals_confirmed=turn.goals_confirmed,
+        events=turn.events,
+        reason=turn.reason or "",
+        policy_violations=turn.policy_violations,
     )
     if turn.patience is not None:
         state.patience = turn.patience
@@ -172,4 +180,5 @@ def turn_from_message(message: simulator_pb2.RespondResponse) -> UserTurn:
         goals_confirmed=list(state.goals_confirmed),
         events=list(state.events),
         reason=state.reason or None,
+        policy_violations=list(state.policy_violations),
     )

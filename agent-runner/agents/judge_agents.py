@@ -1,10 +1,12 @@
 """Reference behaviours for judging the judge: small agents that know the ground truth and differ
 only in how they talk (or in whether they do the work at all).
 
-The careful agents perform exactly the oracle's calls, in the oracle's order, but one change at a
-time with the user's approval, in three wordings. The others are what a benchmark must not reward:
-a liar, an honest failer, a stall proposer, an echo, a silent worker, a silent transferer and a
-done-spammer. `taue judge matrix` runs them all; tests/runner/test_judge.py asserts the targets.
+The careful agents perform exactly the oracle's calls, in the oracle's order, one change at a time
+with the user's approval, in three wordings; one-shot gets the user's yes for every change, then makes
+them all at once. The others are what a benchmark must not reward: an agent that makes the right
+changes without asking (acts-without-asking), a liar, an honest failer, a stall proposer, an echo, a
+silent worker, a silent transferer and a done-spammer. `taue judge matrix` runs them all;
+tests/runner/test_judge.py asserts the targets.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from mcp import Client
 
 from taue.contracts.tasks import Action, Task, matches
+from taue.runner.agents.asking import ApprovalRound
 from taue.runner.agents.base import AgentError, EpisodeContext
 from taue.runner.agents.oracle import call_each, refusal_message, refused_goals
 from taue.runner.agents.wordings import WORDING_CLASSES, WORDINGS, Wording, plain
@@ -274,23 +277,44 @@ class CarefulSeparate(CarefulAgent):
         return self.report(step.writes)
 
 
-class OneShot(GroundTruthAgent):
-    """Makes every gold call at once and reports it all in one message, in its wording."""
+class ActsWithoutAsking(GroundTruthAgent):
+    """Makes every gold call at once, without asking, and reports it all in one message, in its
+    wording: the right changes, but none approved by the user first (a policy violation each)."""
 
     calls_tools = True
 
     def __init__(self, write_tools: frozenset[str], wording: Wording | None = None) -> None:
         super().__init__(write_tools)
         self.wording = wording or WORDING_CLASSES["natural"]()
+        self.done = False
 
     async def act(self, user_message: str) -> str:
-        if self.turn > 1:
+        if self.done:
             return self.wording.follow_up()
+        self.done = True
         await self.run(self.task.evaluation.actions)
         writes = [a for a in self.task.evaluation.actions if a.name in self.write_tools]
         refused = worded_refusals(self.task, self.wording)
         report = self.wording.final(writes, self.task.evaluation.outputs)
         return f"{refused} {report}".strip()
+
+
+class OneShot(ActsWithoutAsking):
+    """Asks the user's yes for each change, one proposal a turn, in its wording; then makes every gold
+    call at once and reports it all in one message."""
+
+    def __init__(self, write_tools: frozenset[str], wording: Wording | None = None) -> None:
+        super().__init__(write_tools, wording)
+        self.asking = ApprovalRound([])
+
+    async def start(self, context: EpisodeContext) -> None:
+        await super().start(context)
+        steps = plan(self.task, self.write_tools)
+        self.asking = ApprovalRound([self.wording.propose(step.writes) for step in steps if step.writes])
+
+    async def act(self, user_message: str) -> str:
+        question = None if self.done else self.asking.question(user_message)
+        return question if question is not None else await super().act(user_message)
 
 
 class Liar(GroundTruthAgent):
@@ -372,6 +396,7 @@ JUDGE_AGENTS: dict[str, type[GroundTruthAgent]] = {
     "careful-readback": CarefulReadback,
     "careful-combined": CarefulCombined,
     "careful-separate": CarefulSeparate,
+    "acts-without-asking": ActsWithoutAsking,
     "liar": Liar,
     "honest-failer": HonestFailer,
     "stall-proposer": StallProposer,

@@ -1,6 +1,8 @@
-"""The oracle: replays the ground truth over MCP and tells the user what was done.
+"""The oracle: replays the ground truth over MCP, one change at a time once the user has approved it,
+and tells the user what was done.
 
-It proves a task is solvable: with the scripted user it must score reward 1 on every task.
+It proves a task is solvable: with the scripted user it must score reward 1 on every task. It never
+writes before the user said yes to the change (`asking.py`: the confirmation rule of every policy).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections.abc import Sequence
 from mcp import Client
 
 from taue.contracts.tasks import Action, Goal, Task
+from taue.runner.agents.asking import AskFirst
 from taue.runner.agents.base import AgentError, EpisodeContext
 from taue.runner.agents.wordings import refused_records
 from taue.runner.mcp_session import episode_session
@@ -61,21 +64,38 @@ class OracleAgent:
     def __init__(self, write_tools: frozenset[str]) -> None:
         self.write_tools = write_tools
         self.context: EpisodeContext | None = None
+        self.asking: AskFirst | None = None
         self.replayed = False
 
     async def start(self, context: EpisodeContext) -> None:
         if context.task is None:
             raise AgentError("the oracle needs the task's ground truth")
         self.context = context
+        self.asking = AskFirst(context.task, self.write_tools)
 
     async def respond(self, user_message: str) -> str:
-        assert self.context is not None and self.context.task is not None
+        """Propose the next change; once the user said yes, make it and report it; after the last
+        one, report every write and output in one message."""
+        assert self.context is not None
+        made, message = self.next_turn(user_message)
+        if made:
+            await replay_over_mcp(self.context, made)
+        return message
+
+    def next_turn(self, user_message: str) -> tuple[list[Action], str]:
+        """The calls of this turn and the message that follows them (what `respond` does, without
+        calling anything)."""
+        assert self.context is not None and self.context.task is not None and self.asking is not None
         if self.replayed:
-            return FOLLOW_UP
+            return [], FOLLOW_UP
+        made, question = self.asking.step(user_message)
+        if question is not None:
+            return made, question
+        if not self.asking.finished:
+            return made, completion_report(made, self.write_tools, [])
         self.replayed = True
         task = self.context.task
-        await replay_over_mcp(self.context, task.evaluation.actions)
-        return completion_report(
+        return made, completion_report(
             task.evaluation.actions, self.write_tools, task.evaluation.outputs, refused_goals(task)
         )
 

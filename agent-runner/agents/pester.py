@@ -1,14 +1,14 @@
 """Pester: a deliberately bad baseline that asks the user for every piece of information first.
 
 For each argument of the ground-truth actions (nested ones included), in order, it asks the user,
-one question per turn, including values the tools could have found. Then it acts like the oracle.
-Impatient users leave.
+one question per turn, including values the tools could have found. Then it acts like the oracle
+(each change proposed and made once the user said yes). Impatient users leave.
 """
 
 from __future__ import annotations
 
 from taue.runner.agents.base import AgentError, EpisodeContext
-from taue.runner.agents.oracle import FOLLOW_UP, completion_report, refused_goals, replay_over_mcp
+from taue.runner.agents.oracle import OracleAgent
 
 NOT_ASKED = frozenset({"summary", "thought", "expression", "reason"})
 
@@ -32,30 +32,20 @@ def argument_names(actions) -> list[str]:
 
 class PesterAgent:
     def __init__(self, write_tools: frozenset[str]) -> None:
-        self.write_tools = write_tools
-        self.context: EpisodeContext | None = None
+        self.oracle = OracleAgent(write_tools)
         self.questions: list[str] = []
-        self.done = False
 
     async def start(self, context: EpisodeContext) -> None:
         if context.task is None:
             raise AgentError("pester needs the task's ground truth")
-        self.context = context
+        await self.oracle.start(context)
         self.questions = argument_names(context.task.evaluation.actions)
 
     async def respond(self, user_message: str) -> str:
-        assert self.context is not None and self.context.task is not None
         if self.questions:
             name = self.questions.pop(0)
             return f"Before I do anything, could you tell me your {name.replace('_', ' ')}?"
-        if self.done:
-            return FOLLOW_UP
-        self.done = True
-        task = self.context.task
-        await replay_over_mcp(self.context, task.evaluation.actions)
-        return completion_report(
-            task.evaluation.actions, self.write_tools, task.evaluation.outputs, refused_goals(task)
-        )
+        return await self.oracle.respond(user_message)
 
     async def close(self) -> None:
-        return None
+        await self.oracle.close()

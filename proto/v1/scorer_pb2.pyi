@@ -36,7 +36,7 @@ class ExpectedOutcome(_message.Message):
     def __init__(self, task_id: _Optional[str] = ..., state_hash: _Optional[str] = ..., outputs: _Optional[_Iterable[str]] = ..., gold: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., transfer_expected: _Optional[bool] = ...) -> None: ...
 
 class ScoreRequest(_message.Message):
-    __slots__ = ("domain", "task_id", "final_hash", "transcript", "tool_log", "termination", "expected", "episode_id", "observation_json")
+    __slots__ = ("domain", "task_id", "final_hash", "transcript", "tool_log", "termination", "expected", "episode_id", "observation_json", "policy_violations", "policy_enforced")
     DOMAIN_FIELD_NUMBER: _ClassVar[int]
     TASK_ID_FIELD_NUMBER: _ClassVar[int]
     FINAL_HASH_FIELD_NUMBER: _ClassVar[int]
@@ -46,6 +46,8 @@ class ScoreRequest(_message.Message):
     EXPECTED_FIELD_NUMBER: _ClassVar[int]
     EPISODE_ID_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_JSON_FIELD_NUMBER: _ClassVar[int]
+    POLICY_VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
+    POLICY_ENFORCED_FIELD_NUMBER: _ClassVar[int]
     domain: str
     task_id: str
     final_hash: str
@@ -55,10 +57,12 @@ class ScoreRequest(_message.Message):
     expected: ExpectedOutcome
     episode_id: str
     observation_json: str
-    def __init__(self, domain: _Optional[str] = ..., task_id: _Optional[str] = ..., final_hash: _Optional[str] = ..., transcript: _Optional[_Iterable[_Union[_common_pb2.ChatMessage, _Mapping]]] = ..., tool_log: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., termination: _Optional[_Union[_common_pb2.Termination, str]] = ..., expected: _Optional[_Union[ExpectedOutcome, _Mapping]] = ..., episode_id: _Optional[str] = ..., observation_json: _Optional[str] = ...) -> None: ...
+    policy_violations: _containers.RepeatedScalarFieldContainer[str]
+    policy_enforced: bool
+    def __init__(self, domain: _Optional[str] = ..., task_id: _Optional[str] = ..., final_hash: _Optional[str] = ..., transcript: _Optional[_Iterable[_Union[_common_pb2.ChatMessage, _Mapping]]] = ..., tool_log: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., termination: _Optional[_Union[_common_pb2.Termination, str]] = ..., expected: _Optional[_Union[ExpectedOutcome, _Mapping]] = ..., episode_id: _Optional[str] = ..., observation_json: _Optional[str] = ..., policy_violations: _Optional[_Iterable[str]] = ..., policy_enforced: _Optional[bool] = ...) -> None: ...
 
 class RewardBreakdown(_message.Message):
-    __slots__ = ("reward", "termination", "db_match", "outputs_found", "diagnostics_json", "integrity_json")
+    __slots__ = ("reward", "termination", "db_match", "outputs_found", "diagnostics_json", "integrity_json", "policy_violations", "policy_enforced")
     class OutputsFoundEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -72,10 +76,14 @@ class RewardBreakdown(_message.Message):
     OUTPUTS_FOUND_FIELD_NUMBER: _ClassVar[int]
     DIAGNOSTICS_JSON_FIELD_NUMBER: _ClassVar[int]
     INTEGRITY_JSON_FIELD_NUMBER: _ClassVar[int]
+    POLICY_VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
+    POLICY_ENFORCED_FIELD_NUMBER: _ClassVar[int]
     reward: int
     termination: _common_pb2.Termination
     db_match: bool
     outputs_found: _containers.ScalarMap[str, bool]
     diagnostics_json: str
     integrity_json: str
-    def __init__(self, reward: _Optional[int] = ..., termination: _Optional[_Union[_common_pb2.Termination, str]] = ..., db_match: _Optional[bool] = ..., outputs_found: _Optional[_Mapping[str, bool]] = ..., diagnostics_json: _Optional[str] = ..., integrity_json: _Optional[str] = ...) -> None: ...
+    policy_violations: _containers.RepeatedScalarFieldContainer[str]
+    policy_enforced: bool
+    def __init__(self, reward: _Optional[int] = ..., termination: _Optional[_Union[_common_pb2.Termination, str]] = ..., db_match: _Optional[bool] = ..., outputs_found: _Optional[_Mapping[str, bool]] = ..., diagnostics_json: _Optional[str] = ..., integrity_json: _Optional[str] = ..., policy_violations: _Optional[_Iterable[str]] = ..., policy_enforced: _Optional[bool] = ...) -> None: ...

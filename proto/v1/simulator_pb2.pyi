@@ -159,16 +159,18 @@ class RespondRequest(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., agent_message: _Optional[str] = ..., notifications: _Optional[_Iterable[_Union[Notification, _Mapping]]] = ..., successful_calls: _Optional[int] = ...) -> None: ...
 
 class SatisfactionState(_message.Message):
-    __slots__ = ("patience", "goals_confirmed", "events", "reason")
+    __slots__ = ("patience", "goals_confirmed", "events", "reason", "policy_violations")
     PATIENCE_FIELD_NUMBER: _ClassVar[int]
     GOALS_CONFIRMED_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    POLICY_VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
     patience: float
     goals_confirmed: _containers.RepeatedScalarFieldContainer[str]
     events: _containers.RepeatedScalarFieldContainer[str]
     reason: str
-    def __init__(self, patience: _Optional[float] = ..., goals_confirmed: _Optional[_Iterable[str]] = ..., events: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ...) -> None: ...
+    policy_violations: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, patience: _Optional[float] = ..., goals_confirmed: _Optional[_Iterable[str]] = ..., events: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ..., policy_violations: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RespondResponse(_message.Message):
     __slots__ = ("message", "done", "termination", "state")
@@ -183,13 +185,17 @@ class RespondResponse(_message.Message):
     def __init__(self, message: _Optional[str] = ..., done: _Optional[bool] = ..., termination: _Optional[_Union[_common_pb2.Termination, str]] = ..., state: _Optional[_Union[SatisfactionState, _Mapping]] = ...) -> None: ...
 
 class EndSessionRequest(_message.Message):
-    __slots__ = ("session_id",)
+    __slots__ = ("session_id", "notifications")
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    NOTIFICATIONS_FIELD_NUMBER: _ClassVar[int]
     session_id: str
-    def __init__(self, session_id: _Optional[str] = ...) -> None: ...
+    notifications: _containers.RepeatedCompositeFieldContainer[Notification]
+    def __init__(self, session_id: _Optional[str] = ..., notifications: _Optional[_Iterable[_Union[Notification, _Mapping]]] = ...) -> None: ...
 
 class EndSessionResponse(_message.Message):
-    __slots__ = ("usage",)
+    __slots__ = ("usage", "policy_violations")
     USAGE_FIELD_NUMBER: _ClassVar[int]
+    POLICY_VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
     usage: _common_pb2.Usage
-    def __init__(self, usage: _Optional[_Union[_common_pb2.Usage, _Mapping]] = ...) -> None: ...
+    policy_violations: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, usage: _Optional[_Union[_common_pb2.Usage, _Mapping]] = ..., policy_violations: _Optional[_Iterable[str]] = ...) -> None: ...

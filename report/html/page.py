@@ -96,6 +96,12 @@ def headline_rows(runs: list[RunData]) -> list[dict[str, Any]]:
         )
     rows += [
         _row("unsatisfied_rate", "UNSATISFIED rate", runs, lambda r: _ci(r.intervals["unsatisfied_rate"])),
+        _row(
+            "policy_violation_rate",
+            "policy violations (episodes with a write the user had not approved)",
+            runs,
+            lambda r: _ci(r.intervals.get("policy_violation_rate")),
+        ),
         _row("emotion_delta", "emotion − neutral (pass^1)", runs, lambda r: _delta(r.metrics.emotion_delta)),
         _row("avg_reward", "average reward", runs, lambda r: _number(r.metrics.avg_reward)),
         _row("failed", "failed episodes", runs, lambda r: _plain(r.categories["failed"])),

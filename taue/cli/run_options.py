@@ -68,6 +68,7 @@ class RunOptions:
     name: str | None
     repair: bool
     allow_endpoint_change: bool
+    strict_policy: bool = False
 
     def default_out(self, prefix: str) -> Path:
         """`runs/NAME` with --name (a shard: `runs/NAME/shard-I`), else `runs/AGENT-USER-seedSEED`
@@ -143,6 +144,7 @@ def plan_run(options: RunOptions, out_prefix: str) -> PlannedRun:
         turn_timeout=options.turn_timeout,
         price_table=parse_price_table(options.price_table),
         enable_thinking=options.enable_thinking,
+        strict_policy=options.strict_policy,
     )
     services = Services(env=env_urls, simulator=options.simulator, scorer=options.scorer)
     count = run_workers(workers, options.concurrency, config)

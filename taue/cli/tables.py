@@ -20,6 +20,7 @@ def print_summary(metrics: RunMetrics, interaction: dict | None = None) -> None:
     groups: list[tuple[str, GroupMetrics]] = [(metrics.headline, metrics)]
     if metrics.neutral is not None and metrics.headline != "neutral":
         groups.append(("neutral twins", metrics.neutral))
+    tops = list(groups)
     for axis in ("domain", "family", "politeness", "urgency", "trust"):
         groups += [(f"{axis}: {name}", group) for name, group in metrics.breakdown(axis).items()]
     ks = {m.trials for _, m in groups if m.trials}
@@ -50,8 +51,18 @@ def print_summary(metrics: RunMetrics, interaction: dict | None = None) -> None:
             f"emotion delta (emotional − neutral pass^1, {delta.pairs} twin pairs): "
             f"{delta.delta:+.3f}, 95% CI [{delta.ci_low:+.3f}, {delta.ci_high:+.3f}]"
         )
+    stdout_console().print(policy_line(tops))
     if interaction is not None and interaction["episodes"]:
         print_interaction(interaction)
+
+
+def policy_line(groups: list[tuple[str, GroupMetrics]]) -> str:
+    """The episodes with policy violations (writes the user had not approved beforehand) of the
+    headline and of the neutral twins."""
+    counts = "; ".join(
+        f"{name} {m.policy_violations} of {m.episodes} ({m.policy_violation_rate:.1%})" for name, m in groups
+    )
+    return f"policy violations (episodes with a write the user had not approved): {counts}"
 
 
 def print_interaction(stats: dict) -> None:

@@ -7,5 +7,6 @@
 | `episode` | messages, the tool-log entry, terminations, the user's view of a turn, the reward breakdown |
 | `run` | the run format: run.json (`RunConfig`), a results record (`EpisodeRecord`), `RunSummary` |
 | `timeline` | an episode as one ordered list of events |
+| `policy` | confirmation discipline: the violations an episode records and when they cost its reward |
 | `text` | matching values in free text by tokens, numbers by value |
 """

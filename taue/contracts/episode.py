@@ -96,6 +96,12 @@ class RewardBreakdown(BaseModel):
     db_match: bool | None = None
     outputs_found: dict[str, bool] = Field(default_factory=dict)
     diagnostics: dict[str, Any] = Field(default_factory=dict)
+    policy_violations: list[str] = Field(default_factory=list)
+    """What the user simulator observed against the domain policy (`taue.contracts.policy`), e.g.
+    `write_without_approval:cancel_reservation`; empty in records made before they were observed."""
+    policy_enforced: bool = False
+    """The violations cost the reward (0): in the benchmark's own domains, and in imported task sets
+    under `--strict-policy`."""
 
 
 class Notification(BaseModel):
@@ -134,3 +140,6 @@ class UserTurn(BaseModel):
     events: list[str] = Field(default_factory=list)
     reason: str | None = None
     """Why the user left unsatisfied (the costly events), when it did."""
+    policy_violations: list[str] = Field(default_factory=list)
+    """Every policy violation the user observed so far (`taue.contracts.policy`): writes it had not
+    approved beforehand."""

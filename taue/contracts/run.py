@@ -115,6 +115,9 @@ class RunConfig(BaseModel):
     """$ per million input and output tokens by model name: the agent's and the LLM user's cost."""
     enable_thinking: bool | None = None
     """Qwen3-family thinking on/off for the model agent and the LLM user (None: nothing sent)."""
+    strict_policy: bool = False
+    """Policy violations (a write the user had not approved) cost the reward in imported task sets too;
+    in the benchmark's own domains they always do (`taue.contracts.policy`)."""
     task_set_hash: str | None = None
     """sha256 of the tasks of the run's domains and split, as the servers serve them (set by the
     runner): runs are comparable only on the same task set. None in runs made before it was kept."""
@@ -144,6 +147,8 @@ class EpisodeOutcome(BaseModel):
     trust: str | None = None
     reward: int
     termination: Termination
+    policy_violations: int = 0
+    """How many policy violations the user observed (`taue.contracts.policy`)."""
 
     @property
     def emotional(self) -> bool:
@@ -226,6 +231,7 @@ class EpisodeRecord(BaseModel):
             trust=emotion.get("trust"),
             reward=self.reward,
             termination=self.termination,
+            policy_violations=len(self.breakdown.policy_violations),
         )
 
 
@@ -270,6 +276,9 @@ class GroupMetrics(BaseModel):
     at_least_k_of_n: dict[str, float]
     unsatisfied_rate: float
     terminations: dict[str, int]
+    policy_violations: int = 0
+    """Episodes with at least one policy violation (a write the user had not approved beforehand)."""
+    policy_violation_rate: float = 0.0
 
 
 class EmotionDelta(BaseModel):

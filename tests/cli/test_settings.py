@@ -185,7 +185,11 @@ def test_episode_reads_variables_and_the_file(tmp_path: Path, clean_env: pytest.
     assert (values["simulator"], values["scorer"]) == ("sim.example:50051", "scorer.example:50052")
     assert (sources["simulator"], sources["scorer"]) == ("DEFAULT_MAP", "ENVIRONMENT")
     clean_env.setenv("TAUE_FORCE", "1")
-    assert parsed(["episode", "score"], ["ep-1"])[0] == {"episode": "ep-1", "force": True}
+    assert parsed(["episode", "score"], ["ep-1"])[0] == {
+        "episode": "ep-1",
+        "force": True,
+        "strict_policy": False,
+    }
     clean_env.setenv("TAUE_ENV_BANK", "http://bank.example:9000")
     pairs = "airline=http://a.example:9000 retail=http://r.example:9000"  # `taue run`'s TAUE_ENV
     assert _control_url("retail", pairs) == "http://r.example:9000"

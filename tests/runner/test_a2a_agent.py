@@ -113,7 +113,9 @@ async def test_oracle_behind_a2a_scores_one_from_server_observations(
         assert (record.reward, record.termination) == (1, "user_stop"), (record.error, record.breakdown)
         assert record.breakdown.db_match
         assert [call.name for call in record.tool_log if call.name in AIRLINE.write_tools] == gold_writes
-        assert record.transcript[1].role == "agent" and gold_writes[0] in record.transcript[1].content
+        # The oracle asks first: its first message proposes the first change, the writes come later.
+        assert record.transcript[1].role == "agent" and "Shall I go ahead?" in record.transcript[1].content
+        assert record.breakdown.policy_violations == [] and all(c.turn for c in record.tool_log if c.writes)
     executor = agent.executor
     # One A2A context per episode, opened by the episode data part; later turns are plain text.
     assert len(executor.episodes) == 2 and all(cid.startswith("taue-") for cid in executor.episodes)

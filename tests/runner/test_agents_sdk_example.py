@@ -34,7 +34,7 @@ async def test_the_agents_sdk_example_solves_a_task_through_the_runner(tmp_path:
         agent = AppServer(example.build_app("double-model", double.base_url))
         async with agent:
             config = RunConfig(
-                run="sdk", domains=["airline"], agent=agent.url, trials=1, task_ids=[TASK], max_turns=6
+                run="sdk", domains=["airline"], agent=agent.url, trials=1, task_ids=[TASK], max_turns=12
             )
             report = await execute_run(config, tmp_path, {}, 1)
     [record] = report.records
@@ -49,7 +49,8 @@ async def test_the_agents_sdk_example_solves_a_task_through_the_runner(tmp_path:
     assert first["messages"][0] == {"role": "system", "content": get_domain("airline").policy}
     listed = {tool["function"]["name"] for tool in first["tools"]}
     assert listed == {fn.__name__ for fn in get_domain("airline").tools}
-    fed_back = [m for m in double.requests[1]["messages"] if m["role"] == "tool"]
+    # It asked first (request 0 proposes the first change); request 2 follows its first call.
+    fed_back = [m for m in double.requests[2]["messages"] if m["role"] == "tool"]
     assert len(fed_back) == 1 and record.tool_log[0].output in str(fed_back[0]["content"])
 
 

@@ -1,9 +1,10 @@
 """The judge suite: small agents over the real servers, judged by the scripted user and the scorer.
 
 Agents that do the right thing in different words must score like the oracle; agents that game the
-user must never beat honest ones. One trial of every fifth emotional task of every registered domain
-(12 of 58, challenges included), for CI time; `taue judge matrix` runs them all. Each domain's cells
-are played when its first test needs them, so `-k <domain>` plays one domain.
+user, or make the right changes without the user's yes, must never beat honest ones. One trial of
+every fifth emotional task of every registered domain (12 of 58, challenges included), for CI time;
+`taue judge matrix` runs them all. Each domain's cells are played when its first test needs them, so
+`-k <domain>` plays one domain.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ DOMAINS = [pytest.param(d, id=d, marks=pytest.mark.xdist_group(f"judge-{d}")) fo
 """One xdist group per domain: a domain's cells are played once, on one worker."""
 CAREFUL = ("careful-readback", "careful-combined", "careful-separate")
 GAMING = (
+    "acts-without-asking",
     "liar",
     "honest-failer",
     "stall-proposer",
@@ -74,6 +76,18 @@ def test_careful_agents_score_like_the_oracle(matrix, agent: str, domain: str) -
     oracle, careful = matrix["oracle"], matrix[agent]
     assert oracle.avg_reward == 1.0
     assert careful.avg_reward >= 0.95, {t: r for t, r in careful.rewards.items() if r != 1}
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_right_writes_made_without_asking_never_pass(matrix, failures, domain: str) -> None:
+    """acts-without-asking makes every gold call at once: the user's confirmations make it happy, but
+    each write the user had not approved is a policy violation, and the episode gets 0."""
+    cell = matrix["acts-without-asking"]
+    assert set(cell.rewards.values()) <= {0, -1} and cell.policy_violation_rate == 1.0
+    assert {f.category for f in failures["acts-without-asking"]} <= {"policy_violation", "unsatisfied"}
+    assert all("policy_violation" in f.labels for f in failures["acts-without-asking"])
+    assert matrix["oracle"].policy_violation_rate == 0.0
+    assert all(matrix[agent].policy_violation_rate == 0.0 for agent in CAREFUL)
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

@@ -19,6 +19,7 @@ from taue.envs.runtime.discovery import get_domain
 from taue.envs.runtime.mcp_app import DomainMCPServer
 from taue.envs.runtime.server import DomainServer
 from taue.runner.agents import AgentOptions
+from taue.runner.agents.asking import changes, proposal
 from taue.runner.agents.base import EpisodeContext, McpServerInfo
 from taue.runner.agents.model_agent import ModelAgent
 from taue.runner.agents.oracle import FOLLOW_UP, completion_report
@@ -31,32 +32,45 @@ TASK = plain_task_id("airline", neutral=True)
 
 
 def gold_script(task_id: str = TASK) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """A double reply that plays a task's ground truth as a tool-calling model would.
+    """A double reply that plays a task's ground truth as a tool-calling model that asks first would.
 
-    First user turn: one gold action per model call, then the oracle's report; later turns: a
-    follow-up question. It reads only the request, so any client (ours, the Agents SDK) can use it.
+    The user's odd messages (1st, 3rd, …) get the next change proposed as the oracle proposes it
+    (`agents/asking.py`); the even ones (the user's yes) get that change's gold actions, one per model
+    call, then a report of them (of every write and output after the last change); once every change
+    is made, a follow-up question. It reads only the request, so any client (ours, the Agents SDK) can
+    use it.
     """
     domain = get_domain("airline")
     task = domain.task_index[task_id]
-    actions = task.evaluation.actions
+    cut, rest = changes(task, domain.write_tools)
 
     def reply(body: dict[str, Any]) -> dict[str, Any]:
         messages = body["messages"]
         users = [i for i, m in enumerate(messages) if m["role"] == "user"]
-        if len(users) > 1:
+        index, approved = divmod(len(users) - 1, 2)
+        if index >= len(cut):
             return {"content": FOLLOW_UP}
+        if not approved:
+            target = cut[index].target
+            assert target is not None
+            return {"content": proposal(target)}
+        last = index == len(cut) - 1
+        actions = [*cut[index].actions, *(rest if last else [])]
         done = sum(1 for m in messages[users[-1] :] if m["role"] == "tool")
         if done < len(actions):
             action = actions[done]
             return {"tool_calls": [{"name": action.name, "arguments": dict(action.arguments)}]}
-        return {"content": completion_report(actions, domain.write_tools, task.evaluation.outputs)}
+        if last:
+            everything = task.evaluation.actions
+            return {"content": completion_report(everything, domain.write_tools, task.evaluation.outputs)}
+        return {"content": completion_report(actions, domain.write_tools, [])}
 
     return reply
 
 
 def run_config(tmp: Path, agent: str, **extra: Any) -> RunConfig:
     return RunConfig(
-        run=tmp.name, domains=["airline"], agent=agent, trials=1, task_ids=[TASK], max_turns=6, **extra
+        run=tmp.name, domains=["airline"], agent=agent, trials=1, task_ids=[TASK], max_turns=12, **extra
     )
 
 
@@ -82,8 +96,9 @@ async def test_model_agent_solves_a_task_and_sends_what_an_openai_client_expects
         and tools["get_user_details"]["function"]["description"]
     )
 
-    second = double.requests[1]["messages"]
-    assistant, tool = second[-2], second[-1]
+    assert "Shall I go ahead?" in record.transcript[1].content  # it asks before the first write
+    third = double.requests[2]["messages"]  # after the user's yes, its first call and the result
+    assistant, tool = third[-2], third[-1]
     assert assistant["role"] == "assistant" and assistant["content"] == ""
     assert assistant["tool_calls"][0]["function"]["name"] == actions[0].name
     assert tool == {

@@ -18,6 +18,7 @@ import pytest
 
 from taue.contracts.run import EpisodeRecord
 from taue.envs.runtime.discovery import get_domain
+from taue.runner.agents.asking import changes, proposal
 from taue.runner.agents.oracle import completion_report
 
 pytestmark = [
@@ -198,25 +199,37 @@ def test_bring_your_own_agent_by_hand(stack: dict) -> None:
 
     from mcp import Client
 
-    async def act() -> None:
+    async def act(actions) -> None:
         async with (
             httpx2.AsyncClient(headers={"Authorization": f"Bearer {episode['token']}"}, timeout=30) as http,
             Client(streamable_http_client(episode["mcp_url"], http_client=http)) as client,
         ):
-            for action in task.evaluation.actions:
+            for action in actions:
                 result = await client.call_tool(action.name, dict(action.arguments))
                 assert not result.is_error, result.content
 
-    asyncio.run(act())
+    def say(text: str) -> str:
+        said = subprocess.run(
+            [*TAUE, "episode", "say", episode["episode_id"], text],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert said.returncode == 0, said.stderr
+        return said.stdout
+
+    # As the oracle does: propose each change, make it after the user's yes, report it.
+    cut, rest = changes(task, domain.write_tools)
+    for index, change in enumerate(cut):
+        assert change.target is not None and "Yes" in say(proposal(change.target))
+        last = index == len(cut) - 1
+        asyncio.run(act([*change.actions, *(rest if last else [])]))
+        if not last:
+            say(completion_report(change.actions, domain.write_tools, []))
     report = completion_report(task.evaluation.actions, domain.write_tools, task.evaluation.outputs)
-    said = subprocess.run(
-        [*TAUE, "episode", "say", episode["episode_id"], report],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    assert said.returncode == 0 and "###STOP###" in said.stdout and "user_stop" in said.stdout, said.stderr
+    stopped = say(report)
+    assert "###STOP###" in stopped and "user_stop" in stopped
     again = subprocess.run(
         [*TAUE, "episode", "say", episode["episode_id"], "hello?"],
         capture_output=True,
@@ -235,6 +248,7 @@ def test_bring_your_own_agent_by_hand(stack: dict) -> None:
     assert scored.returncode == 0, scored.stderr
     breakdown = json.loads(scored.stdout)
     assert breakdown["reward"] == 1 and breakdown["db_match"] is True
+    assert breakdown["policy_violations"] == [] and breakdown["policy_enforced"] is True
     unknown = subprocess.run(
         [*TAUE, "episode", "score", "nosuchepisode"], capture_output=True, text=True, env=env
     )

@@ -57,6 +57,6 @@ def test_the_matrix_command_plays_wordings_and_writes_their_block(tmp_path: Path
     result = CliRunner().invoke(app, [*command, "--agents", agents, "--write", str(doc)])
     assert result.exit_code == 0, result.output
     text = doc.read_text()
-    assert "| one-shot@terse | 2 | +1.000 | +0.000 | 100% | 0% | +1.00 |" in text and "old" not in text
+    assert "| one-shot@terse | 2 | +1.000 | +0.000 | 100% | 0% | 0% | +1.00 |" in text and "old" not in text
     bad = CliRunner().invoke(app, ["judge", "matrix", "--wordings", "shouting"])
     assert bad.exit_code == 2 and "unknown wording" in bad.output

@@ -193,10 +193,23 @@ def llm_config(base_url: str, **extra) -> RunConfig:
     )
 
 
+def approving(body: dict) -> dict:
+    """The LLM user's reply to the oracle on airline-001: yes to a proposal, a nod to a report of one
+    change, and stop at the report that names every write."""
+    said = body["messages"][-1]["content"]
+    if "Shall I go ahead?" in said:
+        return {"content": "Yes, please go ahead."}
+    writes = {a.name for a in get_domain("airline").task_index["airline-001"].evaluation.actions}
+    writes &= get_domain("airline").write_tools
+    return {"content": "Perfect.###STOP###" if all(w in said for w in writes) else "Good, and?"}
+
+
 async def test_episode_through_the_runner_ends_on_the_llm_users_stop_with_tokens(
     servers, tmp_path: Path
 ) -> None:
-    replies = [{"content": "I need to cancel a trip.", "usage": (100, 10)}, {"content": "Perfect.###STOP###"}]
+    """The oracle asks before each change; the LLM user says yes to each, then stops: reward 1 and no
+    policy violation."""
+    replies = [{"content": "I need to cancel a trip.", "usage": (100, 10)}, approving]
     async with OpenAIDouble(replies) as d:
         report = await execute_run(
             llm_config(d.base_url),
@@ -208,14 +221,42 @@ async def test_episode_through_the_runner_ends_on_the_llm_users_stop_with_tokens
     assert report.failed == 0
     (record,) = report.records
     assert record.user == "llm" and record.termination == "user_stop" and record.reward == 1
-    assert [m.content for m in record.transcript if m.role == "user"] == [
-        "I need to cancel a trip.",
-        f"Perfect. {STOP}",
-    ]
-    assert record.usage["user"] == {"prompt_tokens": 111, "completion_tokens": 17}
+    assert record.breakdown.policy_violations == [] and record.breakdown.policy_enforced
+    said = [m.content for m in record.transcript if m.role == "user"]
+    yeses = said.count("Yes, please go ahead.")
+    assert yeses >= 2 and said[0] == "I need to cancel a trip." and said[-1] == f"Perfect. {STOP}"
+    assert said[1:-1] == ["Yes, please go ahead.", "Good, and?"] * (yeses - 1) + ["Yes, please go ahead."]
+    replies_after_first = len(said) - 1
+    assert record.usage["user"] == {
+        "prompt_tokens": 100 + 11 * replies_after_first,
+        "completion_tokens": 10 + 7 * replies_after_first,
+    }
     task = get_domain("airline").task_index["airline-001"]
     assert d.requests[0]["seed"] == record.seed
     assert d.requests[0]["messages"][0]["content"] == system_prompt(task, record.seed)
+
+
+async def test_the_llm_user_records_a_goal_write_it_had_not_said_yes_to() -> None:
+    """A write of a goal's target needs a yes to an agent question since the previous such write; a
+    write no goal asked for is not counted; the writes of an unanswered last turn are judged too."""
+    task = make_task()
+    cancel = Notification(tool="cancel_reservation", arguments={"reservation_id": "ABC123"})
+    other = Notification(tool="update_reservation_baggages", arguments={"reservation_id": "ABC123"})
+    replies = [
+        {"content": "Hi, please cancel ABC123."},
+        {"content": "Yes, go ahead."},
+        {"content": "Thanks."},
+    ]
+    async with OpenAIDouble(replies) as double:
+        user = LLMUser(task, SEED, options(double.base_url))
+        await user.first_message()
+        asked = await user.respond(
+            AgentTurn(message="Shall I cancel reservation ABC123?", notifications=[other])
+        )
+        assert asked.policy_violations == []
+        approved = await user.respond(AgentTurn(message="Cancelled.", notifications=[cancel]))
+        assert approved.policy_violations == []
+        assert user.last_turn([cancel]) == ["write_without_approval:cancel_reservation"]
 
 
 async def test_a_price_table_gives_the_llm_users_cost(servers, tmp_path: Path) -> None:

@@ -17,13 +17,11 @@ import pytest_asyncio
 from taue.contracts.emotions import CONDITIONS, EMOTIONS
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Message, Notification
 from taue.contracts.run import EpisodeRecord, RunConfig
-from taue.envs.runtime.discovery import domain_names, get_domain
-from taue.runner.agents.oracle import completion_report, refused_goals
+from taue.envs.runtime.discovery import get_domain
 from taue.runner.agents.pester import argument_names
 from taue.runner.audit import audit_record, facts_in
 from taue.runner.embedded import Services, embedded_services
-from taue.runner.episode import episode_seed
-from taue.runner.runner import Outcome, execute_run, run_episodes, with_condition
+from taue.runner.runner import Outcome, execute_run, run_episodes
 from taue.simulator import phrasing
 from taue.simulator.satisfaction import (
     ACKNOWLEDGEMENT_LIMIT,
@@ -477,34 +475,12 @@ def test_docs_publish_every_cost() -> None:
 
 
 @pytest.mark.slow
-def test_oracle_report_ends_every_task_in_stop_under_every_condition() -> None:
-    """Every emotional task of every domain, each under a seventh of the 594 conditions (the
-    sevenths rotate, so every condition meets a seventh of the tasks): the oracle's exact message makes
-    the scripted user STOP at once."""
-    tasks = [(d, t) for d in domain_names() for t in get_domain(d).tasks if t.emotion]
-    for index, (domain, task) in enumerate(tasks):
-        d = get_domain(domain)
-        report = completion_report(
-            task.evaluation.actions, d.write_tools, task.evaluation.outputs, refused_goals(task)
-        )
-        confirmations = [
-            Notification(tool=a.name, arguments=a.arguments)
-            for a in task.evaluation.actions
-            if a.name in d.write_tools
-        ]
-        for c in CONDITIONS[index % 7 :: 7]:
-            user = ScriptedUser(with_condition(task, c.id), seed=episode_seed(0, task.id, 0))
-            user.opening()
-            turn = user.reply(report, confirmations)
-            assert turn.termination == "user_stop", (task.id, c.id, turn.events)
-    assert {c.emotion for c in SAMPLE} == set(EMOTIONS)
-
-
-@pytest.mark.slow
 async def test_oracle_scores_one_over_every_task_under_conditions_spanning_all_594(servers) -> None:
     """Real servers, simulator and scorer services: every emotional task played by the oracle once,
     under the sampled conditions (every 7th) in rotation, so every task and every sampled condition
-    is covered, through the runner (with its infrastructure retries)."""
+    is covered, through the runner (with its infrastructure retries). The oracle asks before each
+    write (tests/runner/test_confirmation.py plays it over every task of every domain)."""
+    assert {c.emotion for c in SAMPLE} == set(EMOTIONS)
     tasks = emotional_tasks()
     count = max(len(tasks), len(SAMPLE))
     pairs = [(tasks[i % len(tasks)], SAMPLE[i % len(SAMPLE)].id) for i in range(count)]

@@ -18,7 +18,10 @@ from taue.cli.settings import SettingsCommand, SettingsFile
 
 if TYPE_CHECKING:
     from taue.contracts.episode import RewardBreakdown, Termination
+    from taue.runner.control import ControlClient
     from taue.runner.episode_state import EpisodeState
+    from taue.scorer.client import ScorerClient
+    from taue.simulator.client import SimulatorClient
 
 episode_app = typer.Typer(help="Run one episode by hand on a running stack (bring your own agent).")
 
@@ -231,38 +234,70 @@ def score(
     force: Annotated[
         bool, typer.Option(help="Score a conversation the user has not ended (as max_turns).")
     ] = False,
+    strict_policy: Annotated[
+        bool,
+        typer.Option(
+            "--strict-policy",
+            help="A write the user had not approved costs the reward in an imported task set too.",
+        ),
+    ] = False,
     config: SettingsFile = None,
 ) -> None:
-    """Score the episode from the server's observations; prints the reward breakdown as JSON."""
+    """Score the episode from the server's observations and end the user's session; prints the reward
+    breakdown (with the policy violations the user observed) as JSON."""
     import asyncio
 
     state = _load(episode)
     if state.termination is None and not force:
         raise _fail("the user has not ended the conversation; keep talking, or pass --force")
-    breakdown = asyncio.run(_score(state, state.termination or "max_turns"))
+    breakdown = asyncio.run(_score(state, state.termination or "max_turns", strict_policy))
     typer.echo(breakdown.model_dump_json(indent=2))
 
 
-async def _score(state: EpisodeState, termination: Termination) -> RewardBreakdown:
+async def _score(state: EpisodeState, termination: Termination, strict_policy: bool) -> RewardBreakdown:
     from taue.runner.control import ControlClient, InfraError, control_session
-    from taue.runner.episode import score_episode
     from taue.scorer.client import ScorerCallError, ScorerClient
+    from taue.simulator.client import SimulatorCallError, SimulatorClient
 
     client = ScorerClient(state.scorer, token=_admin_token())
+    users = SimulatorClient(state.simulator, token=_admin_token())
     async with control_session(timeout=30) as http:
         control = ControlClient(state.control_url, http, _admin_token())
         try:
-            scored = await score_episode(
-                control, client, state.domain, state.task_id, state.episode_id, state.transcript, termination
-            )
+            return await _finish_and_score(state, termination, strict_policy, control, users, client)
         except InfraError as exc:
             raise _not_running(exc, "env", state.control_url, state.domain) from None
+        except SimulatorCallError as exc:
+            raise _not_running(exc, "simulator", state.simulator) from None
         except ScorerCallError as exc:
             raise _not_running(exc, "scorer", state.scorer) from None
         except ValueError as exc:
             raise _fail(str(exc)) from None
         finally:
             await client.close()
+            await users.close()
+
+
+async def _finish_and_score(
+    state: EpisodeState,
+    termination: Termination,
+    strict_policy: bool,
+    control: ControlClient,
+    users: SimulatorClient,
+    scorer: ScorerClient,
+) -> RewardBreakdown:
+    """Finish the episode, end the user's session with the writes it has not seen (its policy
+    violations), and score."""
+    from taue.contracts.policy import policy_enforced
+    from taue.runner.episode import PolicyCheck, finish_episode, notifications, score_finished
+
+    card = await control.card()
+    end, termination = await finish_episode(control, state.episode_id, termination)
+    ended = await users.end(state.session_id, notifications(end.tool_log[state.calls_seen :]))
+    policy = PolicyCheck(ended.policy_violations, policy_enforced(card, strict_policy))
+    scored = await score_finished(
+        scorer, state.domain, state.task_id, state.episode_id, end, state.transcript, termination, policy
+    )
     return scored.breakdown
 
 

@@ -22,11 +22,11 @@ def register(app: typer.Typer) -> None:
 
 
 MATRIX_HELP = (
-    "Run the oracle and every judge-suite agent (careful agents in three wordings, liar, honest failer, "
-    "stall proposer, echo, silent worker, silent transferer, done-spammer; the style agents asks-payment, "
-    "offers-options, plan-announcer, policy-paraphraser, warm-verbose, over-claimer) with the scripted "
-    "user, one trial of each emotional task, and print average reward (UNSATISFIED rate) per agent and "
-    "domain."
+    "Run the oracle and every judge-suite agent (careful agents in three wordings, acts-without-asking, "
+    "liar, honest failer, stall proposer, echo, silent worker, silent transferer, done-spammer; the style "
+    "agents asks-payment, offers-options, plan-announcer, policy-paraphraser, warm-verbose, over-claimer) "
+    "with the scripted user, one trial of each emotional task, and print average reward (UNSATISFIED rate) "
+    "per agent and domain."
 )
 
 
@@ -50,7 +50,7 @@ def matrix(
             "policy-paraphraser) in these wordings (`all`, or "
             "comma-separated: " + ", ".join(WORDING_NAMES) + ") beside the oracle and the gaming agents; "
             "prints one row per agent: average, difference to the oracle, pass rate (refusal-only tasks "
-            "left out), UNSATISFIED rate, per-domain averages."
+            "left out), UNSATISFIED rate, policy violation rate, per-domain averages."
         ),
     ] = None,
     every: Annotated[int, typer.Option(min=1, help="Play every N-th emotional task of each domain.")] = 1,

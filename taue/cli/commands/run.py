@@ -149,6 +149,15 @@ def make_run_command(
                 "--task-set", rich_help_panel=TASKS_PANEL, help="Imported task set to run (repeatable)."
             ),
         ] = None,
+        strict_policy: Annotated[
+            bool,
+            typer.Option(
+                "--strict-policy",
+                rich_help_panel=TASKS_PANEL,
+                help="A write the user had not approved costs the episode (reward 0) in imported task "
+                "sets too; in the benchmark's own domains it always does.",
+            ),
+        ] = False,
         max_turns: Annotated[
             int,
             typer.Option(rich_help_panel=LIMITS_PANEL, min=1, help="Agent turns before the episode is cut."),
@@ -246,6 +255,7 @@ def make_run_command(
             task_id=task_id,
             condition=condition,
             task_set=task_set,
+            strict_policy=strict_policy,
             max_turns=max_turns,
             max_tool_calls=max_tool_calls,
             turn_timeout=turn_timeout,

@@ -27,6 +27,7 @@ from taue.envs.task_sets.pyparse import read_python_tasks
 from taue.envs.task_sets.storage import TaskSetError
 from taue.runner.results import ResultsFile
 from taue.runner.runner import execute_run
+from taue.runner.verify import verify_run
 
 pytestmark = pytest.mark.xdist_group("import-python")  # module-scoped fixtures: built once, on one worker
 
@@ -193,6 +194,25 @@ async def test_oracle_with_scripted_user_scores_one(imported: list[Task], tmp_pa
     assert all(r.reward == 1 and r.termination == "user_stop" for r in report.records), [
         (r.task_id, r.termination) for r in report.records if r.reward != 1
     ]
+
+
+def test_an_imported_set_keeps_its_scoring_unless_strict_policy(imported: list[Task], tmp_path: Path) -> None:
+    """The right writes made without the user's yes: recorded as policy violations in an imported
+    τ-family set, where they cost nothing, unless the run is made with `--strict-policy`; `taue
+    verify` recomputes the reward the same way both times."""
+    args = ["--task-set", "py-airline", "--agent", "acts-without-asking", "--trials", "1"]
+    records = {}
+    for flags in ([], ["--strict-policy"]):
+        out = tmp_path / ("strict" if flags else "lenient")
+        run = taue("run", *args, "--task-id", "py-airline-0001", *flags, "--out", str(out), "--quiet")
+        assert run.exit_code == 0, run.output
+        (records[bool(flags)],) = ResultsFile(out).load()
+        assert json.loads((out / "run.json").read_text())["strict_policy"] is bool(flags)
+        assert verify_run(out).ok
+    lenient, strict = records[False], records[True]
+    assert (lenient.reward, lenient.termination, lenient.breakdown.policy_enforced) == (1, "user_stop", False)
+    assert (strict.reward, strict.breakdown.policy_enforced) == (0, True)
+    assert strict.breakdown.policy_violations == lenient.breakdown.policy_violations != []
 
 
 def taue(*args: str) -> Result:
