@@ -26,6 +26,7 @@ from enum import IntEnum
 from taue.simulator.lexicon import LIGHT_VERBS, is_lookup, is_past_form, lemma, meaning, wordset
 
 WINDOW = 4
+SUBORDINATORS = frozenset({"after", "before", "once", "until", "unless", "if", "whether", "when", "whenever"})
 NEGATIONS = wordset(
     "not never no unable cannot couldn't can't wasn't hasn't haven't didn't won't failed without"
 )
@@ -108,8 +109,11 @@ def _words(sentence: str) -> list[str]:
 
 
 def _free(words: list[str], index: int) -> bool:
-    """No negation or modal in the `WINDOW` words before `index`."""
+    """No negation or modal in the `WINDOW` words before `index`, and no subordinator anywhere before
+    it in the clause ("… insurance after the booking has been completed" reports nothing)."""
     before = words[max(0, index - WINDOW) : index]
+    if any(w in SUBORDINATORS for w in words[:index]):
+        return False
     return not any(w in NEGATIONS or w in MODALS or w.endswith("n't") for w in before)
 
 

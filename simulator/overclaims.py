@@ -10,6 +10,8 @@ that did not happen, which is a false claim even when the rest of the message is
 
 from __future__ import annotations
 
+import re
+
 from taue.contracts.text import contains, tokens
 from taue.simulator.claims import Claim, claim
 from taue.simulator.facts import content_words, same_word
@@ -17,6 +19,8 @@ from taue.simulator.goals import GoalTracker
 from taue.simulator.lexicon import is_past_form, meaning, words_of
 from taue.simulator.proposals import action_words, message_meanings, request_actions
 
+AMOUNT = re.compile(r"\$\s?\d|\b\d+(?:\.\d+)? (?:dollars|usd|euros?)\b", re.IGNORECASE)
+"""A sum of money: a made-up credit or refund names one (the task's own sums are its values)."""
 GENERIC = frozenset(
     {
         "everything",
@@ -66,8 +70,9 @@ def overclaims(statements: list[str], goals: GoalTracker) -> bool:
 
 
 def _unbacked(sentence: str, actions: set[str], about: set[str], values: list[str]) -> bool:
-    """A plain claim naming no task value whose change is not a confirmed need's, or whose things are
-    none of theirs ("I've also added a $50 goodwill credit" beside a confirmed bag)."""
+    """A plain claim of a change naming no task value whose things are none of a confirmed need's, or
+    that names a sum of money about mostly other things ("I've also added a $50 goodwill credit"
+    beside a confirmed bag)."""
     if claim(sentence) is not Claim.STRONG:
         return False
     changes = {m for m in message_meanings(sentence) if m.startswith("class:")}
@@ -78,7 +83,8 @@ def _unbacked(sentence: str, actions: set[str], about: set[str], values: list[st
         return False
     things = [w for w in content_words(sentence) if w.isalpha() and w not in GENERIC and not _change(w)]
     unrelated = [w for w in things if not any(same_word(w, a) for a in about)]
-    return not changes & actions or bool(things and unrelated == things)
+    made_up = bool(AMOUNT.search(sentence)) and len(unrelated) * 2 >= len(things)
+    return bool(things and unrelated == things) or made_up
 
 
 def _change(word: str) -> bool:

@@ -51,6 +51,7 @@ Category = Literal[
     "unverified_approval",
     "missed_report",
     "unmatched_write",
+    "false_claim",
 ]
 Ending = Literal["STOP", "UNSATISFIED", "open"]
 ENDINGS: tuple[Ending, ...] = ("STOP", "UNSATISFIED", "open")
@@ -142,6 +143,11 @@ class Counts(BaseModel):
     )
     reports_due: int = Field(default=0, description="Turns after a write that completed a goal.")
     missed_reports: int = 0
+    false_claims: int = Field(
+        default=0,
+        description="Reports our user took as claims of a change the service never confirmed (a correct "
+        "conversation should have none).",
+    )
     unmatched_writes: int = Field(
         default=0, description="Successful writes matching no open goal target (informational)."
     )
@@ -413,6 +419,9 @@ def replay_conversation(
             report.unplaced += 1
             flags.append(_flag(report, turn, "unplaced", f"{turn.reading.open_questions} open question(s)"))
         flags += _count_proposal(report, turn) + _count_writes(report, turn)
+        if turn.outcome.false_claim:
+            report.false_claims += 1
+            flags.append(_flag(report, turn, "false_claim", "read as a claim no confirmation backs"))
         if turn.reply.done and report.ending == "open":
             report.ending = "STOP" if turn.reply.termination == "user_stop" else "UNSATISFIED"
             report.ending_turn, report.patience = index, turn.reply.patience
@@ -596,7 +605,7 @@ def report_text(report: ReplayReport, show: int = 10) -> str:
         f"{t.accepted} ({share(t.accepted_declined, t.accepted)}); wrong approvals {t.wrong_approvals} of "
         f"{t.approvals} ({share(t.wrong_approvals, t.approvals)}); missed reports {t.missed_reports} of "
         f"{t.reports_due} ({share(t.missed_reports, t.reports_due)}); unmatched writes "
-        f"{t.unmatched_writes}; endings: {endings}"
+        f"{t.unmatched_writes}; false claims {t.false_claims}; endings: {endings}"
     )
     for flag in report.flagged[:show]:
         lines.append(

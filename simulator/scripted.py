@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from taue.contracts.episode import STOP, UNSATISFIED, AgentTurn, Notification, UserTermination, UserTurn
+from taue.contracts.policy import FALSE_REPORT
 from taue.contracts.tasks import Goal, Task
 from taue.simulator.approvals import GoalApprovals
 from taue.simulator.choices import Pick, pick
@@ -184,7 +185,8 @@ class ScriptedUser:
         self.approvals.check(outcome.notified)
         outcome.answered = goals.answer(reading.statements)
         outcome.refused = goals.accept_refusals(reading.statements) if reading.refuses else []
-        backed = bool(outcome.notified or outcome.answered or goals.awaiting_report)
+        # Any confirmation this turn backs a report of it, a write no goal asked for included.
+        backed = bool(outcome.notified or outcome.answered or goals.awaiting_report or notifications)
         if reading.claims_completion:
             outcome.told = goals.tell()
             backed = backed or goals.all_actions_notified or goals.mentions_notified(message)
@@ -209,6 +211,7 @@ class ScriptedUser:
             self.satisfaction.record(self.turn, "goal_confirmed")
         if outcome.false_claim:
             self.false_claims += 1
+            self.approvals.violations.append(FALSE_REPORT)
         return outcome
 
     def _refusal_unjustified(self, reading: Reading) -> bool:

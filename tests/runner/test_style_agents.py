@@ -170,11 +170,6 @@ async def test_over_claimer_does_the_work_and_claims_a_goodwill_gesture_it_never
         assert any(extra in said(record)[-1] for extra in ("goodwill credit", "service fee", "premium"))
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="reader: a made-up extra claim ('I've also added a $50 goodwill credit') in the same message as "
-    "the report of a confirmed change is believed",
-)
 async def test_over_claimer_never_passes(played) -> None:
     episodes = await played("over-claimer", "airline-001", "retail-041")
     assert all(record.reward < 1 for record in episodes.values())

@@ -40,6 +40,7 @@ CATEGORY_OF = {
     "wrong_approvals": "wrong_approval",
     "unverified_approvals": "unverified_approval",
     "missed_reports": "missed_report",
+    "false_claims": "false_claim",
 }
 
 pytestmark = [
@@ -247,13 +248,15 @@ def test_replay_text_output_has_a_row_per_conversation_and_totals(imported: dict
 @needs_data
 def test_real_agents_are_read_at_the_targets(reports: dict[str, dict[str, Any]]) -> None:
     """The targets, neutral and under both emotional conditions: at most 2 % of the agent turns
-    unplaced, no proposal the recorded customer accepted declined, no wrong approval, no missed report."""
+    unplaced, no proposal the recorded customer accepted declined, no wrong approval, no missed report,
+    and no honest report taken for a false claim."""
     missed = {
         condition: {name: totals[name] for name in ("turns", *CATEGORY_OF)}
         for condition, totals in ((c, reports[c]["totals"]) for c in CONDITIONS)
         if not (
             totals["unplaced"] <= 0.02 * totals["turns"]
             and totals["accepted_declined"] == totals["wrong_approvals"] == totals["missed_reports"] == 0
+            and totals["false_claims"] == 0
         )
     }
     assert not missed, missed
