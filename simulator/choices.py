@@ -121,6 +121,20 @@ def _acts(item: str) -> bool:
     return first == "to" or (is_verb(first) and meaning(first).startswith("class:"))
 
 
+FOUND_OPTIONS = re.compile(
+    r"\b(?:i|we) (?:found|have|got|see)\b|\bthere (?:are|is)\b|\bincluding\b|\bchoices\b"
+)
+
+
+def stated_options(statements: list[str]) -> tuple[Option, ...]:
+    """ "I found Dogman, Hackers and High Life.": options laid out with nothing asked are there to
+    pick from (the first statement that lays some out)."""
+    for statement in statements:
+        if FOUND_OPTIONS.search(statement.lower()) and (options := inline_options(statement)):
+            return options
+    return ()
+
+
 def asks_to_pick(question: str) -> bool:
     return bool(PICK.search(question))
 

@@ -18,6 +18,7 @@ from taue.simulator.facts import content_words, same_word
 from taue.simulator.goals import GoalTracker
 from taue.simulator.lexicon import is_past_form, meaning, words_of
 from taue.simulator.proposals import action_words, message_meanings, request_actions
+from taue.simulator.understanding import refuses
 
 AMOUNT = re.compile(r"\$\s?\d|\b\d+(?:\.\d+)? (?:dollars|usd|euros?)\b", re.IGNORECASE)
 """A sum of money: a made-up credit or refund names one (the task's own sums are its values)."""
@@ -73,8 +74,8 @@ def _unbacked(sentence: str, actions: set[str], about: set[str], values: list[st
     """A plain claim of a change naming no task value whose things are none of a confirmed need's, or
     that names a sum of money about mostly other things ("I've also added a $50 goodwill credit"
     beside a confirmed bag)."""
-    if claim(sentence) is not Claim.STRONG:
-        return False
+    if claim(sentence) is not Claim.STRONG or refuses(sentence):
+        return False  # "Can't do that: it has already been completed" reports nothing
     changes = {m for m in message_meanings(sentence) if m.startswith("class:")}
     if not changes:
         return False

@@ -32,6 +32,7 @@ from taue.simulator.choices import (
     inline_options,
     offered_options,
     questionnaire_items,
+    stated_options,
 )
 from taue.simulator.claims import QUOTED, Claim, claim
 from taue.simulator.facts import FactBook, best_guess, choice, content_words, facts_named, same_word
@@ -176,12 +177,8 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
 
 
 def _stated_options(reading: Reading) -> None:
-    """ "I found Dogman, Hackers and High Life.": options laid out with nothing asked are there to pick
-    from."""
-    for statement in reading.statements:
-        if FOUND_OPTIONS.search(statement.lower()) and (options := inline_options(statement)):
-            reading.offers_choice, reading.options = True, options
-            return
+    if options := stated_options(reading.statements):
+        reading.offers_choice, reading.options = True, options
 
 
 def _continue(match: re.Match[str]) -> str:
@@ -197,11 +194,6 @@ def _alternatives(sentence: str, book: FactBook, reading: Reading) -> None:
         reading.requested.extend(n for n in named if n not in reading.requested)
 
 
-FOUND_OPTIONS = re.compile(
-    r"\b(?:i|we) (?:found|have|got|see)\b|\bthere (?:are|is)\b|\bincluding\b|\bchoices\b"
-)
-
-
 def _lead_failure(question: str, reading: Reading) -> None:
     """ "Sorry, I couldn't book it, what else can I do?": the clauses before the question can report
     a failure or refuse."""
@@ -211,10 +203,16 @@ def _lead_failure(question: str, reading: Reading) -> None:
         reading.statements.append(lead[0])  # its reason may settle a refused need
 
 
+def refuses(sentence: str) -> bool:
+    """The sentence refuses or reports a failure (sympathy and policy checks aside)."""
+    lowered = without_sympathy(expand(normalise(QUOTED.sub(" ", sentence))))
+    return _has(lowered, REFUSALS) or bool(FAILURES.search(lowered))
+
+
 def _read_statement(sentence: str, reading: Reading) -> None:
     reading.statements.append(sentence)
     lowered = without_sympathy(expand(normalise(QUOTED.sub(" ", sentence))))
-    refusing = _has(lowered, REFUSALS) or bool(FAILURES.search(lowered))
+    refusing = refuses(sentence)
     claimed = Claim.NONE if refusing else claim(sentence)  # "I can't: it was already completed"
     reading.claim = max(reading.claim, claimed)
     if not (refusing or claimed or PLAN.search(f" {lowered}")):
