@@ -15,7 +15,9 @@ from taue.envs.runtime.discovery import domain_names
 from taue.runner.agents.wordings import WORDINGS
 from taue.runner.judge import GAMING, judge_matrix, worded_agents, wording_rows
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wording-matrix")]
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wording-matrix"), pytest.mark.timeout(900)]
+# The module fixture plays ~800 episodes; agents now ask before each change, so it needs more than the
+# suite's 300 s default on 2 busy cores.
 
 EVERY = 29
 
