@@ -605,9 +605,9 @@ def test_audit_flags_invented_facts_in_a_crafted_run(clean_run: Path, tmp_path: 
     assert {(f["task_id"], f["turn"]) for f in report["flags"]} == {(records[0]["task_id"], 0)}
     emotion = records[0]["emotion"]["emotion"] if records[0]["emotion"] else "neutral"
     row = report["by_emotion"][emotion]
-    assert row["flagged_messages"] == 1 and row["rate"] == pytest.approx(1 / row["user_messages"])
+    assert row["flagged_messages"] == 1 and row["rate"] == pytest.approx(1 / row["user_messages"], abs=1e-6)
     assert report["flagged_messages"] == 1
-    assert report["rate"] == pytest.approx(1 / report["user_messages"])
+    assert report["rate"] == pytest.approx(1 / report["user_messages"], abs=1e-6)  # rounded to 6 places
     text = taue_audit(str(crafted))
     assert text.returncode == 0 and "1 flagged" in text.stdout and "ZZ9Q77" in text.stdout
 
