@@ -11,10 +11,10 @@ A confirmation request proposes an open action goal when it names
   request names (a number, an id, a capitalised name: "Joint Checking", "2888"). A proposal naming no
   value still proposes the goal when it names no other id either (no conflicting "XYZ999").
 
-Of the goals proposed, those whose record ids (a key argument named `id` or `…_id`), then values,
-the question and the sentence before it name most win, then those with the most value hits in the
-whole message, then action hits: a proposal is about the record it asks about, not one a report
-beside it names.
+Of the goals proposed, those whose record ids (a key argument named `id` or `…_id`) the question
+names most win, then those whose record ids, then values, the question and the sentence before it
+name most, then those with the most value hits in the whole message, then action hits: a proposal is
+about the record it asks about, not one a report beside it names.
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def proposed_goals(
     """The open goals a confirmation request proposes (see the module docstring)."""
     asked, before = focus(message)
     words = _focused_words(message, asked)
-    near = tokens(f"{before} {asked}")
+    question, near = tokens(asked), tokens(f"{before} {asked}")
     parts = (message_meanings(asked), message_meanings(before), message_meanings(message))
     conflict = conflicting_ids(words, known_values)
     actions = {id(c): _weighted_actions(c, (descriptions or {}).get(c.target.tool, "")) for c in candidates}
@@ -172,9 +172,10 @@ def proposed_goals(
         valued = _named(words, values)
         if valued or not conflict:
             hits = (round(sum(weights[m] for m in part & weights.keys()), 6) for part in parts)
-            asked_about = (_named(near, _record_ids(target).values()), _named(near, values))
+            ids = _record_ids(target).values()
+            asked_about = (_named(question, ids), _named(near, ids), _named(near, values))
             score = (*asked_about, valued, *hits, _coverage(target.tool, parts[2]))
-            scores[goal.id] = max(scores.get(goal.id, (0.0,) * 7), score)
+            scores[goal.id] = max(scores.get(goal.id, (0.0,) * 8), score)
     if not scores:
         return []
     best = max(scores.values())
