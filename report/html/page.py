@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 
-from taue.contracts.run import EmotionDelta
+from taue.contracts.run import EmotionDelta, VerificationStatus
 from taue.report.failures import CATEGORIES
 from taue.report.html import figures
 from taue.report.html.episodes import Progress, viewer_episodes
@@ -39,8 +39,11 @@ async def render_report(
     title: str | None = None,
     plotly_src: str | None = None,
     on_progress: Progress | None = None,
+    verification: list[VerificationStatus] | None = None,
 ) -> str:
-    """The report page of `runs`, side by side; plotly.js inlined, or loaded from `plotly_src`."""
+    """The report page of `runs`, side by side; plotly.js inlined, or loaded from `plotly_src`;
+    `verification`: each run's status, shown as a badge beside its name in the header."""
+    badges = [verification_badge(status) for status in verification] if verification else [None] * len(runs)
     episodes = await viewer_episodes(runs, on_progress)
     template = environment().get_template("report.html.j2")
     return template.render(
@@ -50,7 +53,8 @@ async def render_report(
         css=Markup(asset("report.css")),
         plotly_script=plotly_script(plotly_src),
         runs=[
-            {"name": r.name, "path": str(r.path), "colour": figures._colour(i)} for i, r in enumerate(runs)
+            {"name": r.name, "path": str(r.path), "colour": figures._colour(i), "badge": badge}
+            for i, (r, badge) in enumerate(zip(runs, badges, strict=True))
         ],
         headline=headline_rows(runs),
         emotion_maps=[
@@ -70,6 +74,31 @@ async def render_report(
         episodes_data=packed_json(episodes),
         viewer_js=Markup(asset("viewer.js")),
     )
+
+
+@dataclass(frozen=True)
+class Badge:
+    label: str
+    """The class of the badge: signed, self-signed, consistent or unverified."""
+    text: str
+    title: str
+    """What the label means, shown on hover."""
+
+
+def verification_badge(status: VerificationStatus) -> Badge:
+    """The header's badge of a run's verification status (agent-runner/trust.py)."""
+    key = f" ({status.key_id})" if status.key_id else ""
+    titles = {
+        "signed": f"Verified: every record and the run's manifest are signed with a trusted key{key}.",
+        "self-signed": f"Verified, but signed with a key that is not trusted{key}: the run's own key, "
+        "which its author holds and could sign anything with.",
+        "consistent": "Digests and rewards check, but there was no key to check the signatures with: "
+        "consistent, not shown authentic.",
+        "unverified": f"Fails verification ({len(status.problems)} problems; `taue verify` lists them): "
+        "shown only because of --allow-unverified.",
+    }
+    text = "UNVERIFIED" if status.label == "unverified" else status.label
+    return Badge(label=status.label, text=text, title=titles[status.label])
 
 
 def headline_rows(runs: list[RunData]) -> list[dict[str, Any]]:

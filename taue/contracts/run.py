@@ -158,6 +158,7 @@ class EpisodeOutcome(BaseModel):
 PER_RUN_INTEGRITY = (
     "episode_id",
     "run_id",
+    "manifest_sha256",
     "key_id",
     "server_signature",
     "scorer_key_id",
@@ -360,13 +361,40 @@ class FailureCategories(BaseModel):
         return data
 
 
+TrustLabel = Literal["signed", "self-signed", "consistent", "unverified"]
+"""What verifying a run found (agent-runner/trust.py): it verifies with a trusted key, with a key that
+is not trusted (its author's own), without any key (digests and rewards only), or it fails."""
+
+
+class VerificationStatus(BaseModel):
+    """The run's verification status, as `taue summary` shows it (`taue verify` has the details)."""
+
+    label: TrustLabel
+    key_id: str | None
+    """The key the run's manifest or records name (None: unsigned)."""
+    signatures_checked: bool
+    records: int
+    planned: int
+    problems: list[str]
+    """Every problem `taue verify` finds, one line each (empty unless `unverified`)."""
+
+
 class RunSummary(RunMetrics):
     """What `taue summary --json` prints: the metrics, the interaction figures, the failure
-    categories and the episodes rerun after infrastructure errors."""
+    categories, the episodes rerun after infrastructure errors and the verification status."""
 
     interaction: InteractionStats
     failure_categories: FailureCategories
     retries: int
+    verification: VerificationStatus | None = None
+    """Left out of the JSON when absent (a summary saved before runs were verified)."""
+
+    @model_serializer(mode="wrap")
+    def _without_absent_verification(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if data.get("verification") is None:
+            data.pop("verification", None)
+        return data
 
     def to_json(self) -> str:
         """The JSON `taue summary --json` prints (sorted keys, two-space indent)."""

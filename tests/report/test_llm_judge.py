@@ -303,8 +303,10 @@ def injected(record: EpisodeRecord) -> EpisodeRecord:
 async def test_an_agent_message_cannot_steer_the_judge(run_dir: Path, cache: Path) -> None:
     results = ResultsFile(run_dir)
     results.replace([injected(record) for record in results.load()])
-    async with OpenAIDouble([obedient]) as double:
-        code, stdout, output = await taue(*judged(run_dir, double.base_url, cache), "--json")
+    async with OpenAIDouble([obedient]) as double:  # the edited transcripts fail verification
+        code, stdout, output = await taue(
+            *judged(run_dir, double.base_url, cache), "--json", "--allow-unverified"
+        )
     assert code == 0, output
     for request in double.requests:
         prompt = request["messages"][1]["content"]

@@ -31,11 +31,18 @@ def dict_summary(run: LoadedRun) -> str:
 
 
 def test_the_summary_json_is_the_models_dump_byte_for_byte(report_runs) -> None:
+    """The keys of before, unchanged, and the run's verification status beside them."""
     for agent, path in report_runs.items():
         printed = taue("summary", str(path), "--json")
         assert printed.exit_code == 0, printed.output
         run = load_run(path)
-        assert printed.output == dict_summary(run) + "\n", agent
+        verification = json.loads(printed.output)["verification"]
+        before = json.loads(dict_summary(run))
+        assert (
+            printed.output
+            == json.dumps({**before, "verification": verification}, indent=2, sort_keys=True) + "\n"
+        )
+        assert verification["label"] == "self-signed" and verification["problems"] == [], agent
         assert RunSummary.model_validate_json(printed.output).to_json() + "\n" == printed.output
 
 

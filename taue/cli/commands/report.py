@@ -16,9 +16,21 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from taue.cli.options import KEY_FILE_HELP, fail, parse_location, signing_key
+from taue.cli.trust_options import (
+    AllowUnverified,
+    KeyFile,
+    TrustedKeys,
+    check_runs,
+    key_ring,
+    print_status,
+    status_of,
+)
 
 if TYPE_CHECKING:
+    from taue.contracts.run import VerificationStatus
+    from taue.report.run_data import RunData
     from taue.runner.storage import RunLocation
+    from taue.runner.trust import KeyRing
 
 console = Console(stderr=True, soft_wrap=True)
 RunDirs = Annotated[
@@ -37,22 +49,34 @@ def report(
     out: Annotated[Path, typer.Option(help="The HTML file to write.")] = Path("report.html"),
     title: Annotated[str | None, typer.Option(help="The page title (default: the runs' names).")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    key_file: KeyFile = None,
+    trusted_keys: TrustedKeys = None,
+    allow_unverified: AllowUnverified = False,
 ) -> None:
     """One self-contained HTML report of the runs, side by side: headline with confidence intervals,
     emotion and family × domain heat maps, pass^k curves, politeness/urgency/trust, tool calls vs
-    questions, failure categories, the simulator audit and a transcript viewer (docs/reports.md)."""
+    questions, failure categories, the simulator audit and a transcript viewer (docs/reports.md).
+    Each run's verification status is a badge in the header; a run that fails verification is
+    refused (exit 2) unless --allow-unverified."""
     import asyncio
 
     from taue.report.html.page import render_report
 
     started = time.perf_counter()
+    ring = key_ring(key_file, trusted_keys)
     runs = _load(run_dirs)
     if out.is_dir():
         raise fail(f"--out {out} is a directory; give the HTML file to write")
+    statuses = _verification(runs, ring, allow_unverified)
     with _progress(quiet) as bar:
         task = bar.add_task("episodes", total=sum(len(run.records) for run in runs))
         html = asyncio.run(
-            render_report(runs, title, on_progress=lambda done, _: bar.update(task, completed=done))
+            render_report(
+                runs,
+                title,
+                on_progress=lambda done, _: bar.update(task, completed=done),
+                verification=statuses,
+            )
         )
     _write_atomically(out, html)
     episodes = sum(len(run.records) for run in runs)
@@ -60,6 +84,15 @@ def report(
     console.print(
         f"wrote {out} ({episodes} episodes, {size:.1f} MB) in {time.perf_counter() - started:.1f} s"
     )
+
+
+def _verification(runs: list[RunData], ring: KeyRing, allow_unverified: bool) -> list[VerificationStatus]:
+    """Each run's verification status, printed on stderr; one that fails is refused (exit 2) unless
+    `allow_unverified`."""
+    trusts = check_runs([run.path for run in runs], ring, allow_unverified, "reports")
+    for run, trust in zip(runs, trusts, strict=True):
+        print_status(run.path, trust)
+    return [status_of(trust) for trust in trusts]
 
 
 def leaderboard(

@@ -27,6 +27,7 @@ from taue.cli.options import (
 from taue.cli.run_options import PlannedRun, RunOptions, plan_run
 from taue.cli.settings import SettingsCommand, SettingsFile
 from taue.cli.tables import print_summary
+from taue.cli.trust_options import AllowUnverified, KeyFile, TrustedKeys, check_runs, key_ring, status_of
 from taue.runner.worker_count import WAITING_WORKER_CONCURRENCY, WORKER_CONCURRENCY
 
 if TYPE_CHECKING:
@@ -398,9 +399,13 @@ def summary(
             help="The judge's answers file (default: ~/.cache/taue/llm-judge.jsonl; never one inside a run)."
         ),
     ] = None,
+    key_file: KeyFile = None,
+    trusted_keys: TrustedKeys = None,
+    allow_unverified: AllowUnverified = False,
 ) -> None:
     """Metrics of a finished or partial run: Avg@k, pass^k, average reward, UNSATISFIED rate, and how
-    the agent talked (`interaction`: tool calls against questions to the user)."""
+    the agent talked (`interaction`: tool calls against questions to the user), and its verification
+    status: signed, self-signed, consistent or UNVERIFIED (refused unless --allow-unverified)."""
     from taue.contracts.run import RunSummary
     from taue.report.failure_tables import failures_table
     from taue.runner.interaction import interaction_stats
@@ -409,22 +414,33 @@ def summary(
     from taue.scorer.metrics import summarize
 
     judge = judge_settings(judge_model, judge_base_url, judge_cache)
+    ring = key_ring(key_file, trusted_keys)
     location = parse_location(run_dir)
     try:
         results = ResultsFile(location)
         if not results.exists():
             raise fail(f"{results.shown} does not exist")
         run = load_run(location)
-        failures = failure_categories(run, judge)
     except (StorageError, ValueError) as exc:  # ValueError: a bad line, a damaged run.json
+        raise fail(str(exc)) from None
+    (trust,) = check_runs([location], ring, allow_unverified, "summarises")
+    try:
+        failures = failure_categories(run, judge)
+    except (StorageError, ValueError) as exc:
         raise fail(str(exc)) from None
     metrics = summarize(record.outcome() for record in run.records)
     interaction = interaction_stats(run.records)
-    extra = {"interaction": interaction, "failure_categories": failures.categories, "retries": run.retries}
+    extra = {
+        "interaction": interaction,
+        "failure_categories": failures.categories,
+        "retries": run.retries,
+        "verification": status_of(trust),
+    }
     result = RunSummary.model_validate({**metrics.model_dump(), **extra})
     if as_json:
         typer.echo(result.to_json())
         return
+    stdout_console().print(trust.line(), markup=False, highlight=False)
     print_summary(metrics, interaction)
     if (table := failures_table(failures.categories)) is not None:
         stdout_console().print(table)
