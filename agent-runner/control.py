@@ -101,11 +101,13 @@ class ControlClient:
         return response
 
     async def create_episode(
-        self, task_id: str | None, seed: int, run_id: str | None = None
+        self, task_id: str | None, seed: int, run_id: str | None = None, manifest_sha256: str | None = None
     ) -> EpisodeCreated:
         body: dict[str, Any] = {"task_id": task_id, "seed": seed}
         if run_id is not None:
             body["run_id"] = run_id
+        if manifest_sha256 is not None:
+            body["manifest_sha256"] = manifest_sha256
         response = await self._request("POST", "/episodes", json=body)
         return EpisodeCreated.model_validate_json(response.content)
 

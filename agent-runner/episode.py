@@ -65,6 +65,9 @@ class Harness:
     transport: httpx2.AsyncBaseTransport | None = None
     run_id: str | None = None
     """Sent with every episode it creates, so that the run's leftovers can be deleted by run id."""
+    manifest_sha256: str | None = None
+    """The digest of the run's signed manifest, sent with every episode it creates (its observation
+    and seal name it: agent-runner/run_seal.py)."""
     opening: asyncio.Semaphore | None = None
     """Episodes being opened at once, at most (`open_episode`). Opening is the CPU-heavy step (a
     database copy, a scripted user's first line): a burst of a thousand would queue the simulator's
@@ -87,6 +90,9 @@ class OpenedEpisode:
     first_message: str
 
 
+RunTag = tuple[str | None, str | None]
+"""What an episode is created with: its run's id and the digest of the run's signed manifest."""
+
 MODEL_USERS = frozenset({"llm"})
 """User backends whose first line is a model call: a wait, not work for the opening gate."""
 
@@ -99,6 +105,7 @@ async def open_episode(
     user: UserOptions,
     run_id: str | None = None,
     gate: asyncio.Semaphore | None = None,
+    manifest_sha256: str | None = None,
 ) -> OpenedEpisode:
     """A fresh episode on the domain server and a user session on the simulator.
 
@@ -107,9 +114,9 @@ async def open_episode(
     (gating that wait would start a model run in batches of the gate's size); the database is copied
     while that model call runs."""
     if user.backend in MODEL_USERS:
-        return await _open_at_once(control, simulator, task, seed, user, run_id, gate)
+        return await _open_at_once(control, simulator, task, seed, user, (run_id, manifest_sha256), gate)
     async with gate or contextlib.nullcontext():
-        created = await _create_episode(control, task.id, seed, run_id)
+        created = await _create_episode(control, task.id, seed, (run_id, manifest_sha256))
         return await _start_user(control, simulator, created, task, seed, user)
 
 
@@ -119,7 +126,7 @@ async def _open_at_once(
     task: Task,
     seed: int,
     user: UserOptions,
-    run_id: str | None,
+    tag: RunTag,
     gate: asyncio.Semaphore | None,
 ) -> OpenedEpisode:
     """The episode and the user's session at the same time; whichever was made is undone when the
@@ -127,7 +134,7 @@ async def _open_at_once(
 
     async def create() -> EpisodeCreated:
         async with gate or contextlib.nullcontext():
-            return await _create_episode(control, task.id, seed, run_id)
+            return await _create_episode(control, task.id, seed, tag)
 
     creating = asyncio.ensure_future(create())
     starting = asyncio.ensure_future(simulator.start(task, seed, user))
@@ -165,12 +172,10 @@ async def _start_user(
     return OpenedEpisode(created, session_id, first_message)
 
 
-async def _create_episode(
-    control: ControlClient, task_id: str, seed: int, run_id: str | None
-) -> EpisodeCreated:
+async def _create_episode(control: ControlClient, task_id: str, seed: int, tag: RunTag) -> EpisodeCreated:
     """Create the episode; when cancelled meanwhile (a signal), wait for the server's answer and delete
     the episode it made, which would otherwise be left on the server with no one knowing its id."""
-    creating = asyncio.ensure_future(control.create_episode(task_id, seed, run_id))
+    creating = asyncio.ensure_future(control.create_episode(task_id, seed, *tag))
     try:
         return await asyncio.shield(creating)
     except asyncio.CancelledError:
@@ -277,7 +282,14 @@ async def run_episode(
     started = time.perf_counter()
     control = harness.controls[catalog.name]
     opened = await open_episode(
-        control, harness.simulator, task, seed, harness.user, harness.run_id, harness.opening
+        control,
+        harness.simulator,
+        task,
+        seed,
+        harness.user,
+        harness.run_id,
+        harness.opening,
+        harness.manifest_sha256,
     )
     session_id: str | None = opened.session_id
     try:

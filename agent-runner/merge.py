@@ -15,13 +15,15 @@ from typing import Any
 
 from taue.contracts.integrity import SigningKey
 from taue.contracts.run import EpisodeRecord, RunConfig
+from taue.contracts.run_seal import ManifestFile, SignedManifest
 from taue.runner.catalog import local_catalog
 from taue.runner.results import CONFIG, ResultsFile, load_run
+from taue.runner.run_seal import SealError, manifest_problems, stored_seal, write_seal
 from taue.runner.runner import make_plan
 from taue.runner.storage import RunLocation
 from taue.runner.verify import verify_run
 
-PER_SHARD = frozenset({"shard", "run", "manifest", "run_id", "merged_run_ids"})
+PER_SHARD = frozenset({"shard", "run", "manifest", "run_id", "merged_run_ids", "endpoint_changes"})
 """Settings that may differ between shards of one run: the slice, the name (which defaults to each
 shard's --out folder), the manifest (each shard's pod and version; the merged run keeps the
 first shard's) and the run id (each run directory's own; the merged one gets a new one)."""
@@ -58,13 +60,16 @@ def merge_runs(
     for run_dir, config in zip(run_dirs[1:], configs[1:], strict=True):
         _check_same_run(run_dirs[0], configs[0], run_dir, config)
     unverified = _unverified(run_dirs, key)
+    seal = _merged_seal(run_dirs)
     merged = {
         "shard": None,
         "run": name or _merged_name(configs, out),
         "run_id": uuid.uuid4().hex,
-        "merged_run_ids": sorted({i for c in configs for i in [c.run_id, *(c.merged_run_ids or [])] if i}),
+        "merged_run_ids": sorted({m.run_id for m in seal.manifests}) if seal else [],
     }
     base = configs[0].model_copy(update=merged)
+    if seal is not None:
+        unverified += [f"{out}: {problem}" for problem in manifest_problems(base, seal, [], None)]
     records: dict[tuple[str, int], EpisodeRecord] = {}
     for run_dir, (_, loaded) in zip(run_dirs, runs, strict=True):
         for record in loaded:
@@ -78,7 +83,7 @@ def merge_runs(
             "records that fail verification (--allow-unverified merges them anyway):\n"
             + "\n".join(unverified)
         )
-    _write(out, base, list(records.values()))
+    _write(out, base, list(records.values()), seal)
     catalogs = {domain: local_catalog(domain, base.split) for domain in base.domains}
     planned = {(task.id, trial) for _, task, trial in make_plan(base, catalogs).episodes}
     return MergeReport(
@@ -129,9 +134,30 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _write(out: Path | RunLocation, config: RunConfig, records: list[EpisodeRecord]) -> None:
+def _merged_seal(run_dirs: Sequence[Path | RunLocation]) -> ManifestFile | None:
+    """The manifests of every input (a merged input brings its own), once each; None when an input
+    has none (its verification problem says so)."""
+    manifests: dict[str, SignedManifest] = {}
+    for run_dir in run_dirs:
+        try:
+            seal = stored_seal(RunLocation.parse(run_dir))
+        except SealError as exc:
+            raise MergeError(str(exc)) from None
+        if seal is None:
+            return None
+        for manifest in seal.manifests:
+            manifests.setdefault(manifest.digest(), manifest)
+    ordered = sorted(manifests.values(), key=lambda m: (m.shard or (0, 0), m.run_id))
+    return ManifestFile(manifests=ordered, merged=True)
+
+
+def _write(
+    out: Path | RunLocation, config: RunConfig, records: list[EpisodeRecord], seal: ManifestFile | None
+) -> None:
     location = RunLocation.parse(out)
     location.make()
+    if seal is not None:
+        write_seal(location, seal)
     location.write_text(CONFIG, json.dumps(config.model_dump(mode="json"), indent=2, sort_keys=True) + "\n")
     ResultsFile(location).replace(records)
 

@@ -27,6 +27,7 @@ from taue.contracts.http_transport import KEEPALIVE_EXPIRY, http_transport
 from taue.contracts.integrity import task_set_hash as hash_of_tasks
 from taue.contracts.model_clients import close_model_clients
 from taue.contracts.run import EndpointChange, EpisodeRecord, RunConfig
+from taue.contracts.run_seal import ManifestBody, SignedManifest, seal_manifest
 from taue.contracts.tasks import Task
 from taue.runner.agents import AgentOptions
 from taue.runner.catalog import DomainCatalog, fetch_catalog, local_catalog
@@ -38,6 +39,7 @@ from taue.runner.manifest import run_manifest, without_secrets
 from taue.runner.pricing import warm_catalogue
 from taue.runner.results import CONFIG, ResultsFile, stored_config
 from taue.runner.run_lock import holding_run_lock
+from taue.runner.run_seal import ensure_seal, manifest_body
 from taue.runner.storage import RunLocation, StorageError
 from taue.scorer.client import ScorerCallError, ScorerClient
 from taue.simulator.client import SimulatorCallError, SimulatorClient
@@ -193,7 +195,9 @@ def prepare_run_dir(
                 f"{run_dir} holds a run with different settings ({', '.join(changed)}); "
                 f"use another --out or the same settings{hint}"
             )
-    location.write_text(CONFIG, json.dumps(stored, indent=2, sort_keys=True) + "\n")
+    text = json.dumps(stored, indent=2, sort_keys=True) + "\n"
+    if not location.exists(CONFIG) or location.read_text(CONFIG) != text:  # a resume changes nothing
+        location.write_text(CONFIG, text)
     return RunConfig.model_validate(stored)
 
 
@@ -274,7 +278,9 @@ async def execute_run(
     plan = make_plan(config, catalogs)
     config = prepare_run_dir(run_dir, config, allow_endpoint_change)
     given = with_signing_key(given, config.domains, config.run_id)
+    manifest = await sealed_manifest(RunLocation.parse(run_dir), config, catalogs, plan, given, admin_token)
     tokens = {name: given.token(name, admin_token) for name in given.env}
+    digest = manifest.digest()
     results = ResultsFile(run_dir)
     results.repair()
     done = {record.key for record in results.load()}
@@ -299,9 +305,9 @@ async def execute_run(
             if workers > 1 and len(todo) > 1:
                 from taue.runner.workers import run_in_workers  # it imports this module
 
-                await run_in_workers(config, todo, given, concurrency, admin_token, workers, collect)
+                await run_in_workers(config, todo, given, concurrency, admin_token, workers, collect, digest)
             else:
-                await run_episodes(config, todo, given, concurrency, admin_token, collect)
+                await run_episodes(config, todo, given, concurrency, admin_token, collect, digest)
         except asyncio.CancelledError:  # a signal: the records finished before it, in order
             results.compact()
             raise
@@ -314,6 +320,39 @@ async def execute_run(
     return RunReport(planned, skipped, counts["completed"], counts["failed"], records, counts["retries"])
 
 
+async def sealed_manifest(
+    location: RunLocation,
+    config: RunConfig,
+    catalogs: dict[str, DomainCatalog],
+    plan: Plan,
+    given: Services,
+    admin_token: str | None,
+) -> SignedManifest:
+    """The run's signed manifest (agent-runner/run_seal.py): the stored one on resume, else sealed by
+    the run's scorer (the embedded default's scorer signs with the key this process holds)."""
+    whole = make_plan(config.model_copy(update={"shard": None}), catalogs)
+    body = manifest_body(
+        config,
+        [(task.id, trial) for _, task, trial in plan.episodes],
+        [(task.id, trial) for _, task, trial in whole.episodes],
+    )
+
+    async def seal(body: ManifestBody) -> SignedManifest:
+        if given.scorer is None:
+            return seal_manifest(body, given.key())
+        scorer = ScorerClient(given.scorer, token=given.token("scorer", admin_token))
+        try:
+            return await scorer.seal_manifest(body)
+        except ScorerCallError as exc:
+            raise ValueError(
+                f"the scorer at {given.scorer} could not seal the run's manifest: {exc}"
+            ) from None
+        finally:
+            await scorer.close()
+
+    return await ensure_seal(location, body, seal)
+
+
 async def run_episodes(
     config: RunConfig,
     keys: list[EpisodeKey],
@@ -321,6 +360,7 @@ async def run_episodes(
     concurrency: int,
     admin_token: str | None,
     sink: Callable[[Outcome], None],
+    manifest_sha256: str | None = None,
 ) -> None:
     """Run the given episodes from this process, reporting each outcome to `sink` as it ends."""
     domains = sorted({domain for domain, _, _ in keys})
@@ -361,6 +401,7 @@ async def run_episodes(
                 limits=Limits(config.max_turns, config.max_tool_calls, config.turn_timeout),
                 transport=transport,
                 run_id=config.run_id,
+                manifest_sha256=manifest_sha256,
                 opening=asyncio.Semaphore(OPENING_AT_ONCE),
                 strict_policy=config.strict_policy,
             )

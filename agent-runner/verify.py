@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -26,10 +27,12 @@ from taue.contracts.integrity import SigningKey, observation_problems, transcrip
 from taue.contracts.integrity import task_set_hash as hash_of_tasks
 from taue.contracts.policy import policy_enforced
 from taue.contracts.run import EpisodeRecord, RunConfig
+from taue.contracts.run_seal import ManifestFile
 from taue.runner.catalog import DomainCatalog, local_catalog
 from taue.runner.embedded import run_key_file
 from taue.runner.episode import episode_seed
 from taue.runner.results import CONFIG, ResultsFile
+from taue.runner.run_seal import SealError, key_for_id, manifest_problems, stored_seal
 from taue.runner.runner import make_plan, stored_config
 from taue.runner.storage import RunLocation
 from taue.scorer.reward import score
@@ -58,6 +61,8 @@ class Verification(BaseModel):
     signatures_checked: bool
     """A key was given: every record's two signatures were checked with it."""
     key_id: str | None = None
+    key_ids: list[str] = Field(default_factory=list)
+    """Every key the signatures were checked with (a merged run's shards may have one each)."""
     key_file: str | None = None
     """The run's own key file the signatures were checked with, when no key was given."""
     bad_records: list[BadRecord] = Field(default_factory=list)
@@ -90,14 +95,22 @@ class Verification(BaseModel):
 def own_key_file(location: str | RunLocation) -> Path | None:
     """The embedded default's key of this run (`$TAUE_HOME/keys/<run id>.key`, or of a run it merges),
     when this user holds it; None otherwise (a run id that is no plain name is never looked up)."""
+    return next(iter(own_key_files(location)), None)
+
+
+def own_key_files(location: str | RunLocation) -> list[Path]:
+    """Every key of the embedded default this user holds for the run or the runs it merges (each shard
+    of a local sharded run signs with its own)."""
     run = RunLocation.parse(location)
     if not run.exists(CONFIG):
-        return None
+        return []
     config = stored_config(run)
-    for run_id in [config.run_id, *(config.merged_run_ids or [])]:
-        if run_id and _PLAIN_ID.fullmatch(run_id) and (path := run_key_file(run_id)).is_file():
-            return path
-    return None
+    ids = [config.run_id, *(config.merged_run_ids or [])]
+    return [
+        path
+        for run_id in dict.fromkeys(ids)
+        if run_id and _PLAIN_ID.fullmatch(run_id) and (path := run_key_file(run_id)).is_file()
+    ]
 
 
 _PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
@@ -107,23 +120,32 @@ class VerifyError(ValueError):
     """A location that is not a run (no run.json, an unreadable results file): one line."""
 
 
-def verify_run(location: str | RunLocation, key: SigningKey | None = None) -> Verification:
+def verify_run(
+    location: str | RunLocation, key: SigningKey | Sequence[SigningKey] | None = None
+) -> Verification:
+    """Verify the run at `location`; with keys, every signature is checked with the key of the id it
+    names (a merged run's shards may each have their own), else with the first key."""
+    keys = _keys(key)
+    key = keys[0] if keys else None
     run = RunLocation.parse(location)
     if not run.exists(CONFIG):
         raise VerifyError(f"{run} is not a run directory (no {CONFIG})")
     config = stored_config(run)
     located = ResultsFile(run).located()
     catalogs, run_problems = _catalogs(config)
-    context = _Context(config, key, catalogs)
+    try:
+        seal = stored_seal(run)
+    except SealError as exc:
+        raise VerifyError(str(exc)) from None
+    run_problems += _seal_problems(config, seal, keys, catalogs)
+    context = _Context(config, keys, catalogs, seal)
     bad = [
         BadRecord(where=where, task_id=record.task_id, trial=record.trial, problems=problems)
         for where, record in located
         if (problems := context.problems(record))
     ]
     counts = Counter(record.key for _, record in located)
-    planned = (
-        set() if catalogs is None else {(t.id, trial) for _, t, trial in make_plan(config, catalogs).episodes}
-    )
+    planned = _planned(config, seal, catalogs)
     if catalogs is not None:
         found = hash_of_tasks({name: catalogs[name].tasks for name in config.domains})
         if config.task_set_hash != found:
@@ -135,15 +157,66 @@ def verify_run(location: str | RunLocation, key: SigningKey | None = None) -> Ve
         run=config.run,
         location=str(run),
         records=len(located),
-        planned=len(planned),
+        planned=len(planned or ()),
         signatures_checked=key is not None,
         key_id=key.id if key else None,
+        key_ids=[k.id for k in keys],
         bad_records=bad,
-        missing=_episodes(planned - set(counts)) if catalogs is not None else [],
+        missing=_episodes(planned - set(counts)) if planned is not None else [],
         duplicates=_episodes({k for k, n in counts.items() if n > 1}),
-        unexpected=_episodes(set(counts) - planned) if catalogs is not None else [],
+        unexpected=_episodes(set(counts) - planned) if planned is not None else [],
         run_problems=run_problems,
     )
+
+
+def _planned(
+    config: RunConfig, seal: ManifestFile | None, catalogs: dict[str, DomainCatalog] | None
+) -> set[tuple[str, int]] | None:
+    """The (task, trial) pairs the run must hold: its manifests' plans (the signed ones), else the plan
+    run.json's settings make; None when neither can be known."""
+    if seal is not None:
+        return {(task_id, trial) for manifest in seal.manifests for task_id, trial in manifest.planned}
+    if catalogs is None:
+        return None
+    return {(t.id, trial) for _, t, trial in make_plan(config, catalogs).episodes}
+
+
+def _seal_problems(
+    config: RunConfig,
+    seal: ManifestFile | None,
+    keys: list[SigningKey],
+    catalogs: dict[str, DomainCatalog] | None,
+) -> list[str]:
+    """run.json against its manifests, and each manifest's plan against the plan its own settings make
+    from the tasks installed here (a manifest cannot plan fewer episodes than its settings say)."""
+    whole = None
+    if catalogs is not None:
+        whole = [
+            (t.id, trial)
+            for _, t, trial in make_plan(config.model_copy(update={"shard": None}), catalogs).episodes
+        ]
+    problems = manifest_problems(config, seal, keys, whole)
+    if seal is None or catalogs is None:
+        return problems
+    for manifest in seal.manifests:
+        try:
+            own = RunConfig.model_validate({**manifest.settings, "run_id": manifest.run_id})
+            expected = sorted((t.id, trial) for _, t, trial in make_plan(own, catalogs).episodes)
+        except (ValueError, LookupError) as exc:
+            problems.append(f"the manifest of run {manifest.run_id} cannot be planned here: {exc}")
+            continue
+        if sorted(map(tuple, manifest.planned)) != expected:
+            problems.append(
+                f"the manifest of run {manifest.run_id} plans {len(manifest.planned)} episodes; its settings "
+                f"plan {len(expected)}"
+            )
+    return problems
+
+
+def _keys(given: SigningKey | Sequence[SigningKey] | None) -> list[SigningKey]:
+    if given is None:
+        return []
+    return [given] if isinstance(given, SigningKey) else list(given)
 
 
 def _episodes(keys: set[tuple[str, int]]) -> list[Episode]:
@@ -165,11 +238,19 @@ def _local(name: str, split: str) -> DomainCatalog:
 
 class _Context:
     def __init__(
-        self, config: RunConfig, key: SigningKey | None, catalogs: dict[str, DomainCatalog] | None
+        self,
+        config: RunConfig,
+        keys: list[SigningKey],
+        catalogs: dict[str, DomainCatalog] | None,
+        seal: ManifestFile | None,
     ) -> None:
         self.config = config
-        self.key = key
+        self.keys = keys
         self.run_ids = {config.run_id, *(config.merged_run_ids or [])} - {None}
+        self.manifests = {m.digest(): m for m in seal.manifests} if seal is not None else {}
+        self.planned = {
+            digest: {(task_id, trial) for task_id, trial in m.planned} for digest, m in self.manifests.items()
+        }
         self.domain_hashes = (
             {name: hash_of_tasks({name: catalog.tasks}) for name, catalog in catalogs.items()}
             if catalogs is not None
@@ -206,8 +287,8 @@ class _Context:
                 f"the reward is {record.reward}, but the record's own tool log, expected outcome and final "
                 f"state give {recomputed.reward}"
             )
-        if self.key is not None:
-            problems += integrity.signature_problems(self.key)
+        if self.keys:
+            problems += integrity.signature_problems(key_for_id(self.keys, integrity.key_id))
         return problems
 
     def _identity(self, record: EpisodeRecord) -> list[str]:
@@ -222,6 +303,7 @@ class _Context:
             problems.append("the episode's seed is not the run's seed for this task and trial")
         if integrity.run_id not in self.run_ids:
             problems.append(f"made by another run (run id {integrity.run_id})")
+        problems += self._manifest(record)
         if (integrity.termination, integrity.reward) != (record.termination, record.reward):
             problems.append(
                 f"the record says {record.termination} with reward {record.reward}; the scorer sealed "
@@ -233,4 +315,21 @@ class _Context:
                 problems.append(f"domain {record.domain} is not one of the run's")
             elif integrity.task_set_hash != expected_hash:
                 problems.append(f"played on another task set ({integrity.task_set_hash[:12]})")
+        return problems
+
+    def _manifest(self, record: EpisodeRecord) -> list[str]:
+        """The record names one of the run's manifests, of its own run, that plans its (task, trial)."""
+        if not self.manifests:
+            return []  # a run problem already: no manifest
+        integrity = record.integrity
+        assert integrity is not None
+        manifest = self.manifests.get(integrity.manifest_sha256 or "")
+        if manifest is None:
+            named = (integrity.manifest_sha256 or "none")[:12]
+            return [f"made under another run's manifest ({named}), not this run's"]
+        problems = []
+        if integrity.run_id != manifest.run_id:
+            problems.append(f"made by run {integrity.run_id}, but its manifest is of run {manifest.run_id}")
+        if record.key not in self.planned[integrity.manifest_sha256 or ""]:
+            problems.append(f"not in the plan of its manifest (run {manifest.run_id})")
         return problems

@@ -44,12 +44,21 @@ async def run_in_workers(
     admin_token: str | None,
     workers: int,
     sink: Callable[[Outcome], None],
+    manifest_sha256: str | None = None,
 ) -> None:
     """Spread `todo` over worker processes by task; their outcomes stream back through a queue."""
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     per_worker = max(1, concurrency // workers)
-    arguments = (os.getpid(), config.model_dump(), given.model_dump(), per_worker, admin_token, queue)
+    arguments = (
+        os.getpid(),
+        config.model_dump(),
+        given.model_dump(),
+        per_worker,
+        admin_token,
+        queue,
+        manifest_sha256,
+    )
     processes = [
         context.Process(target=_worker_main, args=(shard, *arguments), daemon=True)
         for shard in shard_by_task(todo, workers)
@@ -144,6 +153,7 @@ def _worker_main(
     concurrency: int,
     admin_token: str | None,
     queue: Any,
+    manifest_sha256: str | None,
 ) -> None:
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C: the parent decides, then forwards
@@ -153,7 +163,13 @@ def _worker_main(
         queue.put((outcome.key, record, outcome.errors))
 
     run = run_episodes(
-        RunConfig.model_validate(config), keys, Services.model_validate(given), concurrency, admin_token, send
+        RunConfig.model_validate(config),
+        keys,
+        Services.model_validate(given),
+        concurrency,
+        admin_token,
+        send,
+        manifest_sha256,
     )
     with contextlib.suppress(Interrupted):
         asyncio.run(until_signalled(run, (signal.SIGTERM,)))

@@ -1,8 +1,10 @@
-"""`taue leaderboard`: a static site ranking runs made on one task set, a report page per run.
+"""`taue leaderboard`: a static site ranking comparable runs, a report page per run.
 
-Every run is verified first (agent-runner/verify.py); one that fails is refused unless
-`allow_unverified`, and its row then says `unverified`. A run that passes says `signed` when the
-signatures were checked with the servers' key, `consistent` when no key was given."""
+Every run is verified first and labelled (agent-runner/trust.py): `signed` runs (checked with a
+trusted key) are ranked; `self-signed` and `consistent` ones only with `allow_self_signed`, and
+`unverified` ones only with `allow_unverified`, each marked on its row. Which runs are comparable
+(the same plan, user and limits; each run id once; no partial run unless allowed):
+report/ranking_rules.py."""
 
 from __future__ import annotations
 
@@ -13,10 +15,9 @@ from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 from pydantic import BaseModel
 
-from taue.contracts.integrity import SigningKey
 from taue.report.html.page import asset, environment, render_report
 from taue.report.run_data import RunData, cost_per_task, run_date
-from taue.runner.verify import verify_run
+from taue.runner.trust import KeyRing, RunTrust, run_trust
 
 PLOTLY_FILE = "plotly.min.js"
 BUILT_IN_AGENTS = {"oracle", "pester"}
@@ -42,28 +43,40 @@ class Entry(BaseModel):
     cost_per_task: float | None
     date: str
     task_set_hash: str | None
+    tasks: int = 0
+    """Tasks the run played (each `trials` times)."""
     verified: str = "consistent"
-    """signed (both signatures checked with the key), consistent (checked without a key) or
-    unverified (failed verification, let through with --allow-unverified)."""
+    """signed (verified with a trusted key), self-signed (verified with a key that is not trusted),
+    consistent (verified without a key) or unverified (failed verification, let through with
+    --allow-unverified): agent-runner/trust.py."""
+    key_id: str | None = None
+    """The key the run's records name."""
 
 
 def verify_runs(
-    runs: list[RunData], key: SigningKey | None, allow_unverified: bool
-) -> tuple[dict[str, str], list[str]]:
-    """Each run's verification label, and the problems found; raises `LeaderboardError` listing them
-    when a run fails and `allow_unverified` is not set."""
-    labels: dict[str, str] = {}
-    problems: list[str] = []
-    for run in runs:
-        found = verify_run(run.path, key)
-        problems += found.lines()
-        labels[run.name] = ("signed" if key is not None else "consistent") if found.ok else "unverified"
+    runs: list[RunData], ring: KeyRing, allow_unverified: bool, allow_self_signed: bool = False
+) -> tuple[dict[str, RunTrust], list[str]]:
+    """Each run's verification, and the problems found; raises `LeaderboardError` when a run fails
+    (unless `allow_unverified`) or is not signed with a trusted key (unless `allow_self_signed`)."""
+    found = {run.name: run_trust(run.path, ring) for run in runs}
+    problems = [line for trust in found.values() for line in trust.verification.lines()]
     if problems and not allow_unverified:
         listed = "\n".join(problems)
         raise LeaderboardError(
             f"runs that fail verification (--allow-unverified ranks them anyway):\n{listed}"
         )
-    return labels, problems
+    untrusted = [(name, t) for name, t in found.items() if t.label in ("self-signed", "consistent")]
+    if untrusted and not allow_self_signed:
+        name, trust = untrusted[0]
+        why = (
+            f"signed with key {trust.key_id}, which is not a trusted key (--trusted-keys)"
+            if trust.label == "self-signed"
+            else "its signatures cannot be checked (no key: --key-file or $TAUE_SIGNING_KEY)"
+        )
+        raise LeaderboardError(
+            f"{name} is {trust.label}: {why}; --allow-self-signed ranks it, marked as such"
+        )
+    return found, problems
 
 
 def check_task_sets(runs: list[RunData]) -> str | None:
@@ -79,15 +92,24 @@ def check_task_sets(runs: list[RunData]) -> str | None:
     return hashes.pop() if hashes else None
 
 
-def entries(runs: list[RunData], verified: dict[str, str] | None = None) -> list[Entry]:
+def entries(runs: list[RunData], verified: dict[str, RunTrust] | None = None) -> list[Entry]:
     """One row per run, best first: by Avg@k, then pass^k at the largest k, then fewer UNSATISFIED."""
-    labels = verified or {}
-    rows = [_entry(run).model_copy(update={"verified": labels.get(run.name, "consistent")}) for run in runs]
+    found = verified or {}
+    rows = [
+        _entry(run).model_copy(
+            update={"verified": found[run.name].label, "key_id": found[run.name].key_id}
+            if run.name in found
+            else {}
+        )
+        for run in runs
+    ]
     rows.sort(key=lambda e: (-e.avg_at_k, -_last(e.pass_hat_k), e.unsatisfied_rate, e.run))
     return [row.model_copy(update={"rank": index}) for index, row in enumerate(rows, start=1)]
 
 
-async def write_site(runs: list[RunData], out: Path, verified: dict[str, str] | None = None) -> list[Entry]:
+async def write_site(
+    runs: list[RunData], out: Path, verified: dict[str, RunTrust] | None = None
+) -> list[Entry]:
     """index.html (the ranking), runs/<name>.html (each run's report) and plotly.min.js under `out`;
     `verified`: each run's verification label (`verify_runs`)."""
     task_set = check_task_sets(runs)
@@ -131,6 +153,7 @@ def _entry(run: RunData) -> Entry:
         agent_kind=_agent_kind(run.agent),
         user=run.user,
         trials=run.metrics.trials,
+        tasks=len({record.task_id for record in run.records}),
         avg_at_k=run.metrics.avg_at_k,
         pass_hat_k=run.metrics.pass_hat_k,
         unsatisfied_rate=run.metrics.unsatisfied_rate,

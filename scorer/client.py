@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import grpc
 
+from taue.contracts.run_seal import ManifestBody, SignedManifest
 from taue.proto.serving import DEFAULT_DEADLINE, channel, wait_until_serving
-from taue.proto.v1 import scorer_pb2_grpc
+from taue.proto.v1 import scorer_pb2, scorer_pb2_grpc
 from taue.scorer.scoring import Scored, ScoreRequest
 from taue.scorer.wire import score_request_message, scored_from_message
 
@@ -40,6 +41,15 @@ class ScorerClient:
         except grpc.aio.AioRpcError as exc:
             raise ScorerCallError("Score", exc) from None
         return scored_from_message(message)
+
+    async def seal_manifest(self, body: ManifestBody) -> SignedManifest:
+        """The run's manifest, stamped and signed by the scorer (unsigned when it holds no key)."""
+        request = scorer_pb2.ManifestRequest(manifest_json=body.model_dump_json())
+        try:
+            message = await self._stub.SealManifest(request, timeout=self.deadline)
+        except grpc.aio.AioRpcError as exc:
+            raise ScorerCallError("SealManifest", exc) from None
+        return SignedManifest.model_validate_json(message.manifest_json)
 
     async def close(self) -> None:
         await self._channel.close()

@@ -8,6 +8,7 @@ import grpc
 from pydantic import ValidationError
 
 from taue.contracts.integrity import SigningKey
+from taue.contracts.run_seal import ManifestBody, seal_manifest
 from taue.proto.serving import GrpcServer
 from taue.proto.v1 import scorer_pb2, scorer_pb2_grpc
 from taue.scorer.scoring import score_and_seal
@@ -24,6 +25,16 @@ class ScorerService(scorer_pb2_grpc.ScorerServicer):
         except (ValueError, ValidationError) as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"invalid score request: {exc}")
         return scored_message(scored)
+
+    async def SealManifest(self, request, context):
+        try:
+            body = ManifestBody.model_validate_json(request.manifest_json)
+        except ValidationError as exc:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, f"invalid manifest: {exc.errors()[0]['msg']}"
+            )
+        sealed = seal_manifest(body, self.signing_key)
+        return scorer_pb2.SealedManifest(manifest_json=sealed.model_dump_json())
 
 
 def build_server(

@@ -37,6 +37,11 @@ class CreateEpisode(BaseModel):
     run_id: str | None = Field(
         default=None, pattern=RUN_ID_PATTERN, description="The creating run's id (to delete its leftovers)."
     )
+    manifest_sha256: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-f]{64}$",
+        description="The digest of the run's signed manifest: the episode's observation names it.",
+    )
 
 
 class ResetDone(BaseModel):
@@ -226,7 +231,7 @@ def episode_router(registry: EpisodeRegistry, public_mcp_url: str) -> APIRouter:
 
     @router.post("/episodes", status_code=201)
     async def create_episode(body: CreateEpisode) -> EpisodeCreated:
-        episode = await registry.create(body.task_id, body.seed, body.run_id)
+        episode = await registry.create(body.task_id, body.seed, body.run_id, body.manifest_sha256)
         url = f"{public_mcp_url.rstrip('/')}/episodes/{episode.id}/mcp"
         return EpisodeCreated(episode_id=episode.id, mcp_url=url, token=episode.token, task_id=body.task_id)
 

@@ -46,6 +46,8 @@ class Episode:
     db: EpisodeDatabase
     run_id: str | None = None
     """The run that created the episode (a runner deletes its leftovers by it)."""
+    manifest_sha256: str | None = None
+    """The digest of the creating run's signed manifest, named by the episode's observation."""
     log: list[ToolCall] = field(default_factory=list)
     dropped: int = 0
     """Calls refused, not logged, because the log reached its bound."""
@@ -133,7 +135,13 @@ class EpisodeRegistry:
             raise EpisodeError(unknown_task_message(task_id, self.domain.name), status=404)
         return task
 
-    async def create(self, task_id: str | None, seed: int = 0, run_id: str | None = None) -> Episode:
+    async def create(
+        self,
+        task_id: str | None,
+        seed: int = 0,
+        run_id: str | None = None,
+        manifest_sha256: str | None = None,
+    ) -> Episode:
         if task_id is not None:
             self.task(task_id)
         if len(self._episodes) >= self.max_episodes:
@@ -151,6 +159,7 @@ class EpisodeRegistry:
             initial_state=initial,
             db=self.domain.new_database(),
             run_id=run_id,
+            manifest_sha256=manifest_sha256,
         )
         try:
             await self._apply_initial_state(episode)
@@ -227,6 +236,7 @@ class EpisodeRegistry:
             ended=episode.ended,
             tool_log_sha256=tool_log_digest(log),
             expected_sha256=expected_digest(expected),
+            manifest_sha256=episode.manifest_sha256,
         ).signed_by(self.signing_key)
         return EpisodeEnd(
             episode_id=episode.id,

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from taue.proto.v1 import common_pb2 as taue_dot_proto_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ataue/proto/v1/scorer.proto\x12\x07taue.v1\x1a\x1ataue/proto/v1/common.proto\"\\\n\x08ToolCall\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x02 \x01(\t\x12\n\n\x02ok\x18\x03 \x01(\x08\x12\x0e\n\x06output\x18\x04 \x01(\t\x12\x0e\n\x06writes\x18\x05 \x01(\x08\"\x83\x01\n\x0f\x45xpectedOutcome\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x12\n\nstate_hash\x18\x02 \x01(\t\x12\x0f\n\x07outputs\x18\x03 \x03(\t\x12\x1f\n\x04gold\x18\x04 \x03(\x0b\x32\x11.taue.v1.ToolCall\x12\x19\n\x11transfer_expected\x18\x05 \x01(\x08\"\xcb\x02\n\x0cScoreRequest\x12\x0e\n\x06\x64omain\x18\x01 \x01(\t\x12\x0f\n\x07task_id\x18\x02 \x01(\t\x12\x12\n\nfinal_hash\x18\x03 \x01(\t\x12(\n\ntranscript\x18\x04 \x03(\x0b\x32\x14.taue.v1.ChatMessage\x12#\n\x08tool_log\x18\x05 \x03(\x0b\x32\x11.taue.v1.ToolCall\x12)\n\x0btermination\x18\x06 \x01(\x0e\x32\x14.taue.v1.Termination\x12*\n\x08\x65xpected\x18\x07 \x01(\x0b\x32\x18.taue.v1.ExpectedOutcome\x12\x12\n\nepisode_id\x18\x08 \x01(\t\x12\x18\n\x10observation_json\x18\t \x01(\t\x12\x19\n\x11policy_violations\x18\n \x03(\t\x12\x17\n\x0fpolicy_enforced\x18\x0b \x01(\x08\"\xce\x02\n\x0fRewardBreakdown\x12\x0e\n\x06reward\x18\x01 \x01(\x05\x12)\n\x0btermination\x18\x02 \x01(\x0e\x32\x14.taue.v1.Termination\x12\x15\n\x08\x64\x62_match\x18\x03 \x01(\x08H\x00\x88\x01\x01\x12\x41\n\routputs_found\x18\x04 \x03(\x0b\x32*.taue.v1.RewardBreakdown.OutputsFoundEntry\x12\x18\n\x10\x64iagnostics_json\x18\x05 \x01(\t\x12\x16\n\x0eintegrity_json\x18\x06 \x01(\t\x12\x19\n\x11policy_violations\x18\x07 \x03(\t\x12\x17\n\x0fpolicy_enforced\x18\x08 \x01(\x08\x1a\x33\n\x11OutputsFoundEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x08:\x02\x38\x01\x42\x0b\n\t_db_match2B\n\x06Scorer\x12\x38\n\x05Score\x12\x15.taue.v1.ScoreRequest\x1a\x18.taue.v1.RewardBreakdownb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ataue/proto/v1/scorer.proto\x12\x07taue.v1\x1a\x1ataue/proto/v1/common.proto\"(\n\x0fManifestRequest\x12\x15\n\rmanifest_json\x18\x01 \x01(\t\"\'\n\x0eSealedManifest\x12\x15\n\rmanifest_json\x18\x01 \x01(\t\"\\\n\x08ToolCall\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x02 \x01(\t\x12\n\n\x02ok\x18\x03 \x01(\x08\x12\x0e\n\x06output\x18\x04 \x01(\t\x12\x0e\n\x06writes\x18\x05 \x01(\x08\"\x83\x01\n\x0f\x45xpectedOutcome\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x12\n\nstate_hash\x18\x02 \x01(\t\x12\x0f\n\x07outputs\x18\x03 \x03(\t\x12\x1f\n\x04gold\x18\x04 \x03(\x0b\x32\x11.taue.v1.ToolCall\x12\x19\n\x11transfer_expected\x18\x05 \x01(\x08\"\xcb\x02\n\x0cScoreRequest\x12\x0e\n\x06\x64omain\x18\x01 \x01(\t\x12\x0f\n\x07task_id\x18\x02 \x01(\t\x12\x12\n\nfinal_hash\x18\x03 \x01(\t\x12(\n\ntranscript\x18\x04 \x03(\x0b\x32\x14.taue.v1.ChatMessage\x12#\n\x08tool_log\x18\x05 \x03(\x0b\x32\x11.taue.v1.ToolCall\x12)\n\x0btermination\x18\x06 \x01(\x0e\x32\x14.taue.v1.Termination\x12*\n\x08\x65xpected\x18\x07 \x01(\x0b\x32\x18.taue.v1.ExpectedOutcome\x12\x12\n\nepisode_id\x18\x08 \x01(\t\x12\x18\n\x10observation_json\x18\t \x01(\t\x12\x19\n\x11policy_violations\x18\n \x03(\t\x12\x17\n\x0fpolicy_enforced\x18\x0b \x01(\x08\"\xce\x02\n\x0fRewardBreakdown\x12\x0e\n\x06reward\x18\x01 \x01(\x05\x12)\n\x0btermination\x18\x02 \x01(\x0e\x32\x14.taue.v1.Termination\x12\x15\n\x08\x64\x62_match\x18\x03 \x01(\x08H\x00\x88\x01\x01\x12\x41\n\routputs_found\x18\x04 \x03(\x0b\x32*.taue.v1.RewardBreakdown.OutputsFoundEntry\x12\x18\n\x10\x64iagnostics_json\x18\x05 \x01(\t\x12\x16\n\x0eintegrity_json\x18\x06 \x01(\t\x12\x19\n\x11policy_violations\x18\x07 \x03(\t\x12\x17\n\x0fpolicy_enforced\x18\x08 \x01(\x08\x1a\x33\n\x11OutputsFoundEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x08:\x02\x38\x01\x42\x0b\n\t_db_match2\x85\x01\n\x06Scorer\x12\x38\n\x05Score\x12\x15.taue.v1.ScoreRequest\x1a\x18.taue.v1.RewardBreakdown\x12\x41\n\x0cSealManifest\x12\x18.taue.v1.ManifestRequest\x1a\x17.taue.v1.SealedManifestb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,16 +34,20 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_REWARDBREAKDOWN_OUTPUTSFOUNDENTRY']._loaded_options = None
   _globals['_REWARDBREAKDOWN_OUTPUTSFOUNDENTRY']._serialized_options = b'8\001'
-  _globals['_TOOLCALL']._serialized_start=67
-  _globals['_TOOLCALL']._serialized_end=159
-  _globals['_EXPECTEDOUTCOME']._serialized_start=162
-  _globals['_EXPECTEDOUTCOME']._serialized_end=293
-  _globals['_SCOREREQUEST']._serialized_start=296
-  _globals['_SCOREREQUEST']._serialized_end=627
-  _globals['_REWARDBREAKDOWN']._serialized_start=630
-  _globals['_REWARDBREAKDOWN']._serialized_end=964
-  _globals['_REWARDBREAKDOWN_OUTPUTSFOUNDENTRY']._serialized_start=900
-  _globals['_REWARDBREAKDOWN_OUTPUTSFOUNDENTRY']._serialized_end=951
-  _globals['_SCORER']._serialized_start=966
-  _globals['_SCORER']._serialized_end=1032
+  _globals['_MANIFESTREQUEST']._serialized_start=67
+  _globals['_MANIFESTREQUEST']._serialized_end=107
+  _globals['_SEALEDMANIFEST']._serialized_start=109
+  _globals['_SEALEDMANIFEST']._serialized_end=148
+  _globals['_TOOLCALL']._serialized_start=150
+  _globals['_TOOLCALL']._serialized_end=242
+  _globals['_EXPECTEDOUTCOME']._serialized_start=245
+  _globals['_EXPECTEDOUTCOME']._serialized_end=376
+  _globals['_SCOREREQUEST']._serialized_start=379
+  _globals['_SCOREREQUEST']._serialized_end=710
+  _globals['_REWARDBREAKDOWN']._serialized_start=713
+  _globals['_REWARDBREAKDOWN']._serialized_end=1047
+  _globals['_REWARDBREAKDOWN_OUTPUTSFOUNDENTRY']._serialized_start=983
+  _globals['_REWARDBREAKDOWN_OUTPUTSFOUNDENTRY']._serialized_end=1034
+  _globals['_SCORER']._serialized_start=1050
+  _globals['_SCORER']._serialized_end=1183
 # @@protoc_insertion_point(module_scope)

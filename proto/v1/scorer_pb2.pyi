@@ -7,6 +7,18 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class ManifestRequest(_message.Message):
+    __slots__ = ("manifest_json",)
+    MANIFEST_JSON_FIELD_NUMBER: _ClassVar[int]
+    manifest_json: str
+    def __init__(self, manifest_json: _Optional[str] = ...) -> None: ...
+
+class SealedManifest(_message.Message):
+    __slots__ = ("manifest_json",)
+    MANIFEST_JSON_FIELD_NUMBER: _ClassVar[int]
+    manifest_json: str
+    def __init__(self, manifest_json: _Optional[str] = ...) -> None: ...
+
 class ToolCall(_message.Message):
     __slots__ = ("name", "arguments_json", "ok", "output", "writes")
     NAME_FIELD_NUMBER: _ClassVar[int]

@@ -39,6 +39,11 @@ class ScorerStub:
                 request_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.ScoreRequest.SerializeToString,
                 response_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.RewardBreakdown.FromString,
                 _registered_method=True)
+        self.SealManifest = channel.unary_unary(
+                '/taue.v1.Scorer/SealManifest',
+                request_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.ManifestRequest.SerializeToString,
+                response_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.SealedManifest.FromString,
+                _registered_method=True)
 
 
 class ScorerServicer:
@@ -51,6 +56,14 @@ class ScorerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SealManifest(self, request, context):
+        """Seal a run's manifest before its first episode: stamped with the scorer's clock and signed with
+        its key (taue.contracts.run_seal); every record of the run then names the sealed manifest's digest.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ScorerServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -58,6 +71,11 @@ def add_ScorerServicer_to_server(servicer, server):
                     servicer.Score,
                     request_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.ScoreRequest.FromString,
                     response_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.RewardBreakdown.SerializeToString,
+            ),
+            'SealManifest': grpc.unary_unary_rpc_method_handler(
+                    servicer.SealManifest,
+                    request_deserializer=taue_dot_proto_dot_v1_dot_scorer__pb2.ManifestRequest.FromString,
+                    response_serializer=taue_dot_proto_dot_v1_dot_scorer__pb2.SealedManifest.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -87,6 +105,33 @@ class Scorer:
             '/taue.v1.Scorer/Score',
             taue_dot_proto_dot_v1_dot_scorer__pb2.ScoreRequest.SerializeToString,
             taue_dot_proto_dot_v1_dot_scorer__pb2.RewardBreakdown.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SealManifest(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/taue.v1.Scorer/SealManifest',
+            taue_dot_proto_dot_v1_dot_scorer__pb2.ManifestRequest.SerializeToString,
+            taue_dot_proto_dot_v1_dot_scorer__pb2.SealedManifest.FromString,
             options,
             channel_credentials,
             insecure,

@@ -24,11 +24,14 @@ from taue.cli.options import stdout_console as _stdout_console
 from taue.cli.options import uncut_help as _uncut_help
 from taue.cli.options import user_fault as _user_fault
 from taue.cli.settings import SettingsCommand, SettingsFile
+from taue.cli.trust_options import TrustedKeys, key_ring
 
 if TYPE_CHECKING:
     from taue.contracts.integrity import SigningKey
     from taue.contracts.run import Split
     from taue.contracts.tasks import Task
+    from taue.runner.storage import RunLocation
+    from taue.runner.trust import KeyRing
 
 # Everything below the CLI is imported inside the commands that need it, so `taue --help` and every
 # command start without loading servers, models or gRPC.
@@ -137,13 +140,20 @@ def merge(
         ),
     ] = None,
     key_file: Annotated[Path | None, typer.Option(help=KEY_FILE_HELP)] = None,
+    trusted_keys: TrustedKeys = None,
     allow_unverified: Annotated[
         bool, typer.Option(help="Merge records that fail verification (each problem is still printed).")
+    ] = False,
+    allow_self_signed: Annotated[
+        bool,
+        typer.Option(help="Merge inputs not signed with a trusted key (with --key-file or --trusted-keys)."),
     ] = False,
 ) -> None:
     """Combine shard runs into one run, identical to an unsharded run of the same settings. Every
     input is verified first (as `taue verify`, missing episodes aside): a record that fails stops the
-    merge (exit 2) unless --allow-unverified."""
+    merge (exit 2) unless --allow-unverified. Each input's signed manifest is kept: only shards of one
+    run merge (one run per shard), and `merged_run_ids` are their run ids. Given a key or
+    --trusted-keys, an input signed with another key stops the merge unless --allow-self-signed."""
 
     from taue.runner.merge import MergeError, merge_runs
     from taue.runner.storage import StorageError
@@ -151,7 +161,10 @@ def merge(
 
     shards, merged = [_parse_location(run_dir) for run_dir in run_dirs], _parse_location(out)
     key = _signing_key(key_file)
+    ring = key_ring(key_file, trusted_keys)
     try:
+        if ring.trusted and not allow_self_signed:
+            _refuse_untrusted(shards, ring)
         report = merge_runs(shards, merged, name, key, allow_unverified)
     except (MergeError, StorageError, VerifyError) as exc:
         raise _fail(str(exc)) from None
@@ -166,6 +179,19 @@ def merge(
             f"[yellow]{report.missing} planned episodes are missing; rerun the shards that lack them"
         )
         raise typer.Exit(1)
+
+
+def _refuse_untrusted(shards: list[RunLocation], ring: KeyRing) -> None:
+    """One line for the first input whose records name a key that is not trusted."""
+    from taue.runner.trust import signing_key_ids
+
+    for shard in shards:
+        untrusted = sorted(signing_key_ids(shard) - ring.trusted) or [None]
+        if untrusted != [None] or not signing_key_ids(shard):
+            raise _fail(
+                f"{shard} is signed with key {untrusted[0]}, which is not a trusted key (--trusted-keys); "
+                "--allow-self-signed merges it"
+            )
 
 
 InsecureNoToken = Annotated[

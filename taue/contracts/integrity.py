@@ -151,6 +151,9 @@ class Observation(BaseModel):
     """A conversation-ending tool (a transfer to a human) ran."""
     tool_log_sha256: str
     expected_sha256: str
+    manifest_sha256: str | None = None
+    """The digest of the signed run manifest the episode was created under (taue/contracts/run_seal.py):
+    a record belongs to exactly one run's manifest. None for an episode created outside a run."""
     key_id: str | None = None
     server_signature: str | None = None
 

@@ -234,7 +234,7 @@ def test_a_compaction_without_room_leaves_the_run_usable(finished: Path, tiny_di
         line = one_line_error(taue(*RUN, "--limit", "2", "--out", str(out)))
         assert_full_disk_line(line, out / RESULTS)
         assert (out / RESULTS).read_bytes() == before
-        assert sorted(p.name for p in out.iterdir()) == [RESULTS, "run.json"]
+        assert sorted(p.name for p in out.iterdir()) == ["manifest.json", RESULTS, "run.json"]
 
     grow(tiny_disk)
     result = taue(*RUN, "--limit", "2", "--out", str(out))

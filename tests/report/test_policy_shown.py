@@ -45,7 +45,7 @@ def test_the_report_and_the_leaderboard_show_the_violation_rate(unasked: Path, t
     assert "policy violations (episodes with a write the user had not approved)" in html
     assert "1.000 [1.000, 1.000]" in html
     site = tmp_path / "site"
-    board = taue("leaderboard", str(unasked), "--out", str(site))
+    board = taue("leaderboard", str(unasked), "--out", str(site), "--allow-partial", "--allow-self-signed")
     assert board.exit_code == 0, board.output
     assert '<td data-metric="policy_violation_rate">100.0%</td>' in (site / "index.html").read_text()
     (row,) = json.loads((site / "leaderboard.json").read_text())

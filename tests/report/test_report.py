@@ -54,10 +54,19 @@ def test_the_report_is_one_file_that_needs_no_network(report_runs, tmp_path: Pat
     assert "wrote" in result.output and "32 episodes" in result.output
 
 
+LOCAL_RUNS = ("--allow-partial", "--allow-self-signed")
+"""The fixtures' runs: a few tasks each (--limit), signed with their own keys."""
+
+
 def test_the_leaderboard_ranks_the_runs_with_a_page_each(report_runs, tmp_path: Path) -> None:
     site = tmp_path / "site"
     result = taue(
-        "leaderboard", str(report_runs["liar"]), str(report_runs["careful-readback"]), "--out", str(site)
+        "leaderboard",
+        str(report_runs["liar"]),
+        str(report_runs["careful-readback"]),
+        "--out",
+        str(site),
+        *LOCAL_RUNS,
     )
     assert result.exit_code == 0, result.output
     board = json.loads((site / "leaderboard.json").read_text())

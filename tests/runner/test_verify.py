@@ -159,15 +159,15 @@ def test_merge_and_leaderboard_refuse_an_edited_run_unless_told(
     records = lines(run)
     records[0]["reward"] = records[0]["breakdown"]["reward"] = 1 - records[0]["reward"]
     write(run, records)
-    honest = signed[0]
-    result = taue("leaderboard", str(honest), str(run), "--out", str(tmp_path / "site"), "--quiet")
+    local = ("--out", str(tmp_path / "site"), "--quiet", "--allow-partial", "--allow-self-signed")
+    result = taue("leaderboard", str(run), *local)
     assert result.exit_code == 2 and "fail verification" in result.output and "line 1:" in result.output
+    assert 'run.json\'s run "edited" is not the signed manifest\'s "run"' in result.output
     assert not (tmp_path / "site").exists()
-    allowed = ("--out", str(tmp_path / "site"), "--quiet", "--allow-unverified")
-    result = taue("leaderboard", str(honest), str(run), *allowed)
+    result = taue("leaderboard", str(run), *local, "--allow-unverified")
     assert result.exit_code == 0, result.output
     rows = {row["run"]: row for row in json.loads((tmp_path / "site" / "leaderboard.json").read_text())}
-    assert rows["run"]["verified"] == "consistent" and rows["edited"]["verified"] == "unverified"
+    assert rows["edited"]["verified"] == "unverified"
     assert "UNVERIFIED" in (tmp_path / "site" / "index.html").read_text()
     result = taue("merge", str(run), "--out", str(tmp_path / "merged"))
     assert result.exit_code == 2 and "line 1:" in result.output

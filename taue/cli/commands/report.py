@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from taue.cli.options import KEY_FILE_HELP, fail, parse_location, signing_key
+from taue.cli.options import KEY_FILE_HELP, fail, parse_location
 from taue.cli.trust_options import (
     AllowUnverified,
     KeyFile,
@@ -108,24 +108,39 @@ def leaderboard(
     ] = "site",
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
     key_file: Annotated[Path | None, typer.Option(help=KEY_FILE_HELP)] = None,
+    trusted_keys: TrustedKeys = None,
     allow_unverified: Annotated[
         bool, typer.Option(help="Rank runs that fail verification, marked UNVERIFIED on the page.")
     ] = False,
+    allow_self_signed: Annotated[
+        bool,
+        typer.Option(
+            help="Rank runs not signed with a trusted key (self-signed: a local run's own key; consistent: "
+            "no key to check with), marked as such."
+        ),
+    ] = False,
+    allow_partial: Annotated[
+        bool, typer.Option(help="Rank runs that play part of the plan (--limit, --task-id, one shard).")
+    ] = False,
 ) -> None:
-    """A static site ranking the runs (model, agent kind, user, Avg@k, pass^1..k, UNSATISFIED, cost per
-    task, date, task-set hash, verified) with each run's report as a page. Refuses runs made on
-    different task sets and runs that fail verification as `taue verify` checks them (exit 2)."""
+    """A static site ranking the runs (model, agent kind, user, tasks × trials, Avg@k, pass^1..k,
+    UNSATISFIED, cost per task, date, task-set hash, verified) with each run's report as a page.
+    Refuses (exit 2, one line naming the runs and the difference) runs that are not comparable (another
+    task set, plan, user or limits), partial runs, a run id twice, runs that fail verification as `taue
+    verify` checks them, and runs not signed with a trusted key, unless told."""
     import asyncio
 
     from taue.report.leaderboard import LeaderboardError, check_task_sets, verify_runs, write_site
+    from taue.report.ranking_rules import RankingError, check_rankable
 
     started = time.perf_counter()
     runs = _load(run_dirs, expand=True)
-    key = signing_key(key_file)
+    ring = key_ring(key_file, trusted_keys)
     try:
         check_task_sets(runs)
-        verified, problems = verify_runs(runs, key, allow_unverified)
-    except LeaderboardError as exc:
+        check_rankable(runs, allow_partial)
+        verified, problems = verify_runs(runs, ring, allow_unverified, allow_self_signed)
+    except (LeaderboardError, RankingError) as exc:
         raise fail(str(exc)) from None
     for problem in problems:
         console.print(f"unverified: {problem}", markup=False, highlight=False)

@@ -58,21 +58,23 @@ def verify(
         raise typer.Exit(1)
 
 
-def _key(location: RunLocation, key_file: Path | None) -> tuple[SigningKey | None, Path | None]:
-    """`--key-file`, else the environment's key, else the run's own key in `$TAUE_HOME/keys` (the
-    embedded default's, which only its author holds) with its file."""
+def _key(location: RunLocation, key_file: Path | None) -> tuple[list[SigningKey], Path | None]:
+    """`--key-file`, else the environment's key, else the run's own keys in `$TAUE_HOME/keys` (the
+    embedded default's, which only its author holds; one per shard of a merged local run) with the
+    first one's file."""
     from taue.contracts.integrity import SigningKey
-    from taue.runner.verify import own_key_file
+    from taue.runner.verify import own_key_files
 
     key = signing_key(key_file)
     if key is not None or key_file is not None:
-        return key, None
-    own = own_key_file(location)
-    return (None, None) if own is None else (SigningKey.from_file(own), own)
+        return ([key] if key is not None else []), None
+    own = own_key_files(location)
+    return [SigningKey.from_file(path) for path in own], (own[0] if own else None)
 
 
 def _verdict(found: Verification) -> str:
-    key = f"key {found.key_id}" + (f" (the run's own, {found.key_file})" if found.key_file else "")
+    ids = ", ".join(found.key_ids) or str(found.key_id)
+    key = f"key {ids}" + (f" (the run's own, {found.key_file})" if found.key_file else "")
     signatures = (
         f"signatures checked with {key}"
         if found.signatures_checked
