@@ -75,11 +75,16 @@ def run_signing_key(run_id: str) -> SigningKey:
 
 
 def with_signing_key(given: Services, domains: list[str], run_id: str | None) -> Services:
-    """`given` with the key the run's in-process servers sign with, when it starts any."""
+    """`given` with the key the run's in-process servers sign with, when it starts any: the run's own
+    key when every service is in-process; beside remote services only the operator's
+    (`TAUE_SIGNING_KEY`), which they may hold too. A key of its own beside servers that sign nothing
+    (or sign with another key) would make a run that no key verifies: it stays unsigned, `consistent`."""
     embedded = given.scorer is None or any(domain not in given.env for domain in domains)
     if given.signing_key is not None or not embedded or run_id is None:
         return given
-    return given.model_copy(update={"signing_key": run_signing_key(run_id).text})
+    remote = given.scorer is not None or any(domain in given.env for domain in domains)
+    key = SigningKey.from_env() if remote else run_signing_key(run_id)
+    return given if key is None else given.model_copy(update={"signing_key": key.text})
 
 
 @asynccontextmanager

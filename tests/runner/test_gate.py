@@ -34,14 +34,9 @@ class Outcome:
     stderr: str
 
 
-UNSIGNED = "--allow-unverified"
-"""The runs here are played on the session's servers, which sign nothing: with the run's own key (its
-scorer's) they fail `taue verify`, so the gate reads them only when told to."""
-
-
 def taue_gate(*args: str | Path) -> Outcome:
     """`taue gate ARGS` run in this process (the CLI's imports cost seconds per subprocess)."""
-    result = CliRunner().invoke(app, ["gate", *map(str, args), UNSIGNED])
+    result = CliRunner().invoke(app, ["gate", *map(str, args)])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return Outcome(result.exit_code, result.stdout, result.stderr)
 
@@ -89,7 +84,7 @@ def test_a_clearly_better_baseline_fails_the_gate(runs: dict[str, Path], metric:
 
 
 def test_the_installed_command_exits_1_on_a_drop(runs: dict[str, Path]) -> None:
-    command = [*TAUE, "gate", str(runs["pester"]), "--baseline", str(runs["oracle"]), UNSIGNED]
+    command = [*TAUE, "gate", str(runs["pester"]), "--baseline", str(runs["oracle"])]
     worse = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert worse.returncode == 1 and "FAIL" in worse.stdout, worse.stdout + worse.stderr
 

@@ -149,10 +149,11 @@ async def test_an_episode_rerun_is_a_retry_line_and_counted_by_summary(
     assert entry["error"].startswith("InfraError: POST ") and "/episodes: " in entry["error"]
     assert open_infra_errors(tmp_path, report.records) == []  # rerun and recorded: not a failure
 
-    # The session's servers sign nothing: with the run's own key (its scorer's) it fails `taue verify`.
-    as_json = CliRunner().invoke(app, ["summary", str(tmp_path), "--json", "--allow-unverified"])
+    # The session's servers sign nothing, so neither does the run's in-process scorer: `consistent`.
+    as_json = CliRunner().invoke(app, ["summary", str(tmp_path), "--json"])
     assert as_json.exit_code == 0, as_json.output
     summary = json.loads(as_json.stdout)
+    assert summary["verification"]["label"] == "consistent"
     assert summary["retries"] == 1 and summary["failure_categories"]["counts"].get("infra_error", 0) == 0
-    human = CliRunner().invoke(app, ["summary", str(tmp_path), "--allow-unverified"], env={"COLUMNS": "200"})
+    human = CliRunner().invoke(app, ["summary", str(tmp_path)], env={"COLUMNS": "200"})
     assert "retries: 1 episodes rerun after infrastructure errors (errors.jsonl)" in human.output
