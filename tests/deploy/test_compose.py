@@ -108,6 +108,25 @@ def test_compose_healthchecks(compose: dict[str, Any]) -> None:
     assert "healthcheck" not in services["runner"], "the runner is a batch job"
 
 
+NEWER_ENGINE_FIELDS = {"start_interval": "Docker Engine 25"}
+"""Healthcheck fields that Docker Engine 20.10 (Debian 12's `docker.io`, the oldest supported; docs/
+deployment.md) refuses: `up` fails at once ("feature require Docker Engine v25 or later")."""
+
+
+def test_compose_starts_on_docker_engine_20_10(compose: dict[str, Any]) -> None:
+    for name, service in compose["services"].items():
+        check = service.get("healthcheck", {})
+        used = sorted(set(check) & set(NEWER_ENGINE_FIELDS))
+        assert not used, f"{name}: healthcheck {used} needs {NEWER_ENGINE_FIELDS[used[0]]}" if used else ""
+
+
+def test_episode_new_in_the_runner_prints_urls_for_the_host(compose: dict[str, Any]) -> None:
+    """`docker compose run --rm runner episode new` prints the MCP URL with `localhost` (the published
+    port is the domain's own) beside the in-network one: `--mcp-host`, read from TAUE_MCP_HOST."""
+    assert compose["services"]["runner"]["environment"]["TAUE_MCP_HOST"] == "localhost"
+    assert_cli_accepts(["episode", "new", "--mcp-host=localhost"])
+
+
 def test_compose_services_run_hardened(compose: dict[str, Any]) -> None:
     for name in (*DOMAINS, *GRPC_SERVICES, "runner", "secrets"):
         service = compose["services"][name]

@@ -103,6 +103,24 @@ def _control_url(domain: str, env: str | None) -> str | None:
     return chosen or os.environ.get(f"TAUE_ENV_{domain.upper()}")
 
 
+MCP_HOST_HELP = (
+    "Host name your agent reaches the domain's MCP port at, when it is not the server's (e.g. localhost "
+    "for an agent on the docker compose host: the port is the same); the server's URL is printed too."
+)
+
+
+def host_url(url: str, host: str | None) -> str:
+    """`url` with its host name replaced by `host` (port, path and scheme kept); `url` when no host."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    if not host:
+        return url
+    parts = urlsplit(url)
+    name = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    netloc = f"{name}:{parts.port}" if parts.port else name
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 @episode_app.command("new", cls=SettingsCommand)
 def new(
     domain: Annotated[str, typer.Option(help="The domain.")],
@@ -111,6 +129,7 @@ def new(
     env: Annotated[str | None, typer.Option(help=ENV_HELP)] = None,
     simulator: Annotated[str, typer.Option(help="Simulator HOST:PORT.")] = "localhost:50051",
     scorer: Annotated[str, typer.Option(help="Scorer HOST:PORT.")] = "localhost:50052",
+    mcp_host: Annotated[str | None, typer.Option(help=MCP_HOST_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
     config: SettingsFile = None,
 ) -> None:
@@ -124,21 +143,20 @@ def new(
         )
     state = asyncio.run(_new(domain, task, seed, control_url, simulator, scorer))
     _save(state)
+    _print_new(state, host_url(state.mcp_url, mcp_host), as_json)
+
+
+def _print_new(state: EpisodeState, mcp_url: str, as_json: bool) -> None:
+    """The episode for its agent: `mcp_url` (the agent's), and the server's own when that differs."""
     first = state.transcript[0].content
     if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "episode_id": state.episode_id,
-                    "mcp_url": state.mcp_url,
-                    "token": state.token,
-                    "user_message": first,
-                },
-                indent=2,
-            )
-        )
+        fields = {"episode_id": state.episode_id, "mcp_url": mcp_url, "mcp_url_in_network": state.mcp_url}
+        typer.echo(json.dumps({**fields, "token": state.token, "user_message": first}, indent=2))
         return
-    typer.echo(f"episode:  {state.episode_id}\nmcp url:  {state.mcp_url}\ntoken:    {state.token}")
+    typer.echo(f"episode:  {state.episode_id}\nmcp url:  {mcp_url}")
+    if mcp_url != state.mcp_url:
+        typer.echo(f"          (in the servers' network: {state.mcp_url})")
+    typer.echo(f"token:    {state.token}")
     typer.echo(f"(send 'Authorization: Bearer <token>' with every MCP request)\n\nuser: {first}")
 
 
