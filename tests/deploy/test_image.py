@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.containers.engine import DEFAULT_BASE, LOCAL_BASE
 from tests.deploy.helpers import IMAGE, validate
 from tests.paths import ROOT
 
@@ -31,11 +32,21 @@ def _docker_engine() -> Any:
     return client
 
 
+def _base_image(client: Any) -> str:
+    """The Dockerfile's default base where the engine has it, else the one docker/local-base.sh makes
+    from Debian packages (no registry for base images: the container stage builds it, tests/containers)."""
+    for name in (DEFAULT_BASE, LOCAL_BASE):
+        if client.images.list(name=name):
+            return name
+    pytest.skip(f"no base image: neither {DEFAULT_BASE} nor {LOCAL_BASE} (docker/local-base.sh) is here")
+
+
 def test_image_builds_and_serves_read_only() -> None:
     client = _docker_engine()
     from testcontainers.core.image import DockerImage
 
-    with DockerImage(path=ROOT, tag=f"{IMAGE}:pytest") as image:
+    build = {"buildargs": {"PYTHON_IMAGE": _base_image(client)}, "network_mode": "host"}
+    with DockerImage(path=ROOT, tag=f"{IMAGE}:pytest", **build) as image:
         assert image.get_wrapped_image().attrs["Config"]["User"] == "10001:10001"
         listing = client.containers.run(str(image), ["domains"], remove=True, read_only=True)
         assert all(domain in listing.decode() for domain in ("airline", "retail"))
