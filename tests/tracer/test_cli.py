@@ -86,3 +86,5 @@ def test_stats_json_describes_both_splits_and_the_rejections() -> None:
         }
     assert retail["rejections"] and retail["candidates"] > retail["eval"]["tasks"]
     assert body["across_domains"]["distinct"] == 58
+    lints = body["semantic_lints"]
+    assert set(lints["domains"]["retail"]["eval"]) == set(lints["lints"]) == set(lints["totals"]["train"])

@@ -200,26 +200,62 @@ def verify(
     rebuild: Annotated[
         bool, typer.Option(help="Also rebuild from the recorded seed and compare the files byte for byte.")
     ] = False,
+    semantic_lints: Annotated[
+        bool,
+        typer.Option(
+            "--semantic-lints",
+            help="Count the semantic lints' hits as problems (task set v3 fixes them; off until then).",
+        ),
+    ] = False,
 ) -> None:
     """Check the committed task sets; exit 1 on any problem.
 
     Every task replays and passes the Tracer's checks and the prose lints; the sets meet their
     requirements (counts, mean gold calls, refusal share, conditions, entity-disjoint split, the
-    realism targets).
+    realism targets). The semantic lints (docs/tracer.md, "Semantic lints") are reported after the
+    domains, and fail only with --semantic-lints.
     """
     import asyncio
 
+    from taue.tracer.semantic_lints import domain_semantic_hits
     from taue.tracer.verify import verify_domain
 
     bad = 0
+    semantic = {}
     for chosen in _domains(domain):
         problems = asyncio.run(verify_domain(chosen, rebuild))
         for problem in problems:
             typer.echo(f"{chosen.name}: {problem}", err=True)
         typer.echo(f"{chosen.name}: {len(problems)} problems")
         bad += len(problems)
+        semantic[chosen.name] = domain_semantic_hits(chosen)
+    bad += _report_semantic(semantic, semantic_lints)
     if bad:
         raise typer.Exit(1)
+
+
+def _report_semantic(hits_by_domain: dict, failing: bool) -> int:
+    """Print the semantic lints' section; with `failing`, each hit as a problem. Returns the problems."""
+    from taue.tracer.semantic_lints import semantic_lint_summary
+
+    summary = semantic_lint_summary(hits_by_domain)
+    status = "failing" if failing else "task set v3 fixes these; not yet failing"
+    tasks = sum(summary["tasks_hit"].values())
+    counts = {
+        lint: sum(summary["totals"][split][lint] for split in summary["totals"]) for lint in summary["lints"]
+    }
+    listed = ", ".join(f"{lint} {n}" for lint, n in counts.items() if n) or "none"
+    typer.echo(f"semantic lints ({status}): {tasks} tasks, by lint: {listed}")
+    if not failing:
+        return 0
+    problems = 0
+    for name, splits in hits_by_domain.items():
+        for hits in splits.values():
+            for task_id, found in hits.items():
+                for lint, detail in found.items():
+                    typer.echo(f"{name}: {task_id}: {lint}: {detail}", err=True)
+                    problems += 1
+    return problems
 
 
 @tracer_app.command("stats")
@@ -233,15 +269,19 @@ def stats(
     and walk-length mixes, instruction words, reason and preference shares, sentence-skeleton
     diversity, the most common sentence, ids denied); gold-call distribution, intents, write mix,
     refusal share, condition coverage and the build's rejections by reason; the distinct conditions
-    across the domains' evaluation sets.
+    across the domains' evaluation sets. With --json, `semantic_lints`: the tasks each semantic lint
+    fires on, per domain and split, and totals.
     """
+    from taue.tracer.semantic_lints import domain_semantic_hits, semantic_lint_summary
     from taue.tracer.stats import cross_domain_conditions, domain_stats
 
     chosen = _domains(domain)
     entries = [domain_stats(d) for d in chosen]
     across = cross_domain_conditions(chosen)
     if as_json:
-        typer.echo(json.dumps({"domains": entries, "across_domains": across}, indent=2))
+        lints = semantic_lint_summary({d.name: domain_semantic_hits(d) for d in chosen})
+        body = {"domains": entries, "across_domains": across, "semantic_lints": lints}
+        typer.echo(json.dumps(body, indent=2))
         return
     for entry in entries:
         _print_stats(entry)
