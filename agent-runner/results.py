@@ -42,6 +42,14 @@ ERROR_OBJECTS = "errors"
 """In an object store: the folder of one object per infrastructure failure (errors.jsonl's lines)."""
 
 
+def write_config(location: RunLocation, stored: dict[str, Any]) -> None:
+    """Write run.json (sorted, indented); a resume that changes nothing writes nothing (on a full disk
+    the run then gets as far as its results)."""
+    text = json.dumps(stored, indent=2, sort_keys=True) + "\n"
+    if not location.exists(CONFIG) or location.read_text(CONFIG) != text:
+        location.write_text(CONFIG, text)
+
+
 def stored_config(location: RunLocation) -> RunConfig:
     """The run.json of a run directory; a damaged one is a one-line error naming it."""
     try:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import traceback
 import uuid
 from collections.abc import Callable, Coroutine, Iterator
@@ -37,7 +36,7 @@ from taue.runner.episode import Harness, Limits, episode_seed, run_episode
 from taue.runner.lifecycle import delete_run_episodes
 from taue.runner.manifest import run_manifest, without_secrets
 from taue.runner.pricing import warm_catalogue
-from taue.runner.results import CONFIG, ResultsFile, stored_config
+from taue.runner.results import CONFIG, ResultsFile, stored_config, write_config
 from taue.runner.run_lock import holding_run_lock
 from taue.runner.run_seal import ensure_seal, manifest_body
 from taue.runner.storage import RunLocation, StorageError
@@ -195,9 +194,7 @@ def prepare_run_dir(
                 f"{run_dir} holds a run with different settings ({', '.join(changed)}); "
                 f"use another --out or the same settings{hint}"
             )
-    text = json.dumps(stored, indent=2, sort_keys=True) + "\n"
-    if not location.exists(CONFIG) or location.read_text(CONFIG) != text:  # a resume changes nothing
-        location.write_text(CONFIG, text)
+    write_config(location, stored)
     return RunConfig.model_validate(stored)
 
 

@@ -186,12 +186,11 @@ def _refuse_untrusted(shards: list[RunLocation], ring: KeyRing) -> None:
     from taue.runner.trust import signing_key_ids
 
     for shard in shards:
-        untrusted = sorted(signing_key_ids(shard) - ring.trusted) or [None]
-        if untrusted != [None] or not signing_key_ids(shard):
-            raise _fail(
-                f"{shard} is signed with key {untrusted[0]}, which is not a trusted key (--trusted-keys); "
-                "--allow-self-signed merges it"
-            )
+        named = signing_key_ids(shard)
+        untrusted = sorted(named - ring.trusted)
+        if untrusted or not named:
+            key = f"with key {untrusted[0]}, which is not a trusted key" if untrusted else "by no key"
+            raise _fail(f"{shard} is signed {key} (--trusted-keys); --allow-self-signed merges it")
 
 
 InsecureNoToken = Annotated[

@@ -226,7 +226,8 @@ def hostile_copy(run_dir: Path, out: Path) -> Path:
 def test_markup_in_names_and_messages_leaves_every_episode_shown(browser, report_runs, tmp_path) -> None:
     run = hostile_copy(report_runs["liar"], tmp_path / "hostile")
     page = tmp_path / "report.html"
-    assert taue("report", str(run), "--out", str(page)).exit_code == 0
+    assert taue("report", str(run), "--out", str(page)).exit_code == 2  # hand-edited: fails verification
+    assert taue("report", str(run), "--out", str(page), "--allow-unverified").exit_code == 0
     html = page.read_text()
     assert "<!--<script>" not in html and html.count("</script>") == html.count("<script")
     browser.get(page.as_uri())
