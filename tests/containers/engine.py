@@ -107,13 +107,13 @@ def base_image(timings: Timings) -> str:
     return LOCAL_BASE
 
 
-def build_image(timings: Timings) -> None:
+def build_image(timings: Timings, no_cache: bool = False) -> None:
     """The project's image from this tree (legacy builder: no frontend image to pull; cached layers)."""
     base = base_image(timings)
     start = time.monotonic()
     env = {**os.environ, "DOCKER_BUILDKIT": "0"}
     args = ["--network", "host", "--build-arg", f"PYTHON_IMAGE={base}", "-t", IMAGE, str(ROOT)]
-    sh("docker", "build", "-q", *args, timeout=900, env=env)
+    sh("docker", "build", "-q", *(["--no-cache"] if no_cache else []), *args, timeout=900, env=env)
     timings.image_build = time.monotonic() - start
     timings.steps.append(f"built {IMAGE} on {base} in {timings.image_build:.0f} s")
 

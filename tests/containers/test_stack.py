@@ -165,7 +165,7 @@ def test_a_domain_and_the_simulator_killed_mid_run_then_a_rerun_loses_nothing(
     infrastructure errors, exit 1); `up -d --wait` brings it back and the rerun completes the run."""
     name = "ct-faults"
     run = run_in_compose(stack, "oracle", name, limit=None)
-    wait_for_episodes(stack, run)
+    wait_for_episodes(stack, run, name)
     crash(stack, "airline")
     simulator = stack.container("simulator")
     sh("docker", "kill", simulator)
@@ -191,14 +191,19 @@ def test_a_domain_and_the_simulator_killed_mid_run_then_a_rerun_loses_nothing(
     assert recorded | failed <= set(keys) and all(r.reward == 1 for r in records(after))
 
 
-def wait_for_episodes(stack: Stack, run: subprocess.Popen[str], timeout: float = 120) -> None:
-    """Until the run's container is up and some of its episodes have been played."""
+def wait_for_episodes(stack: Stack, run: subprocess.Popen[str], name: str, timeout: float = 180) -> None:
+    """Until the run's container has recorded a few episodes (read inside it, in /runs/NAME)."""
     deadline = time.monotonic() + timeout
-    while not stack.containers("runner"):
-        assert run.poll() is None and time.monotonic() < deadline, "the runner never started"
+    count = ["sh", "-c", f"cat /runs/{name}/results.jsonl 2>/dev/null | wc -l"]
+    while True:
+        assert run.poll() is None, "the run ended before the faults"
+        assert time.monotonic() < deadline, "the run recorded no episode in time"
+        runner = stack.containers("runner")
+        exec_count = ["docker", "exec", *runner[:1], *count]
+        done = subprocess.run(exec_count, capture_output=True, text=True, timeout=60)
+        if runner and done.returncode == 0 and int(done.stdout.strip() or 0) >= 5:
+            return
         time.sleep(0.5)
-    time.sleep(8)  # the runner's start-up (imports, preflight), then some episodes
-    assert run.poll() is None, "the run ended before the faults"
 
 
 @pytest.mark.timeout(240, func_only=True)
