@@ -122,7 +122,8 @@ def _acts(item: str) -> bool:
 
 
 FOUND_OPTIONS = re.compile(
-    r"\b(?:i|we) (?:found|have|got|see)\b|\bthere (?:are|is)\b|\bincluding\b|\bchoices\b"
+    r"\b(?:i|we)(?:'ve| have)? (?:also )?(?:found|have|got|see)\b|\bthere (?:are|is)\b|\bincluding\b"
+    r"|\bchoices\b|\boptions\b|^(?:how|what) about\b|\bmay i suggest\b"
 )
 
 
