@@ -48,7 +48,7 @@ def test_image_builds_and_serves_read_only() -> None:
     build = {"buildargs": {"PYTHON_IMAGE": _base_image(client)}, "network_mode": "host"}
     with DockerImage(path=ROOT, tag=f"{IMAGE}:pytest", **build) as image:
         assert image.get_wrapped_image().attrs["Config"]["User"] == "10001:10001"
-        listing = client.containers.run(str(image), ["domains"], remove=True, read_only=True)
+        listing = run_once(client, str(image), ["domains"], read_only=True)
         assert all(domain in listing.decode() for domain in ("airline", "retail"))
         volume = client.volumes.create()  # fresh, as compose's `secrets` on the first `up`
         try:
@@ -57,18 +57,29 @@ def test_image_builds_and_serves_read_only() -> None:
             volume.remove(force=True)
 
 
+def run_once(client: Any, image: str, command: list[str], **options: Any) -> bytes:
+    """A container's output, the container then removed with its anonymous volume (the image's
+    `VOLUME /runs`; docker-py's `remove=True` would leave it behind)."""
+    container = client.containers.run(image, command, detach=True, **options)
+    try:
+        assert container.wait(timeout=120)["StatusCode"] == 0, container.logs().decode()[-500:]
+        return bytes(container.logs(stderr=False))
+    finally:
+        container.remove(force=True, v=True)
+
+
 def serve_with_the_compose_secrets(client: Any, image: str, volume: str) -> None:
     """The `secrets` service's command writes into the volume as the image's user (the volume takes
     /secrets' owner and mode from the image); a domain server reads them from it, read-only."""
     services = validate.compose_model()["services"]
-    made = client.containers.run(
-        image, services["secrets"]["command"], remove=True, read_only=True, tmpfs={"/tmp": ""},
+    made = run_once(
+        client, image, services["secrets"]["command"], read_only=True, tmpfs={"/tmp": ""},
         volumes={volume: {"bind": "/secrets", "mode": "rw"}},
     )  # fmt: skip
     assert made.decode().split() == ["made:", "/secrets/admin-token", "made:", "/secrets/signing-key"]
-    modes = client.containers.run(
-        image, ["-c", "%u %a %n", "/secrets", "/secrets/admin-token", "/secrets/signing-key"],
-        entrypoint="stat", remove=True, volumes={volume: {"bind": "/secrets", "mode": "ro"}},
+    modes = run_once(
+        client, image, ["-c", "%u %a %n", "/secrets", "/secrets/admin-token", "/secrets/signing-key"],
+        entrypoint="stat", volumes={volume: {"bind": "/secrets", "mode": "ro"}},
     )  # fmt: skip
     assert modes.decode().splitlines() == [
         "10001 700 /secrets", "10001 600 /secrets/admin-token", "10001 600 /secrets/signing-key"
@@ -91,4 +102,4 @@ def serve_with_the_compose_secrets(client: Any, image: str, volume: str) -> None
         assert code == 0, logs
         assert "TAUE_SIGNING_KEY is not set" not in logs, "the signing key is read from the volume"
     finally:
-        container.remove(force=True)
+        container.remove(force=True, v=True)
