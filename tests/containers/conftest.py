@@ -5,6 +5,7 @@ is missing."""
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets
 import sys
@@ -14,7 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.containers.engine import Timings, Unavailable, provision, stop_dockerd
+from tests.containers.engine import (
+    Timings,
+    Unavailable,
+    engine_answers,
+    may_provision,
+    provision,
+    stop_dockerd,
+)
 from tests.containers.stack import Stack
 
 HERE = Path(__file__).parent
@@ -32,6 +40,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         mark = item.get_closest_marker("xdist_group")
         if mark and "@" not in item.nodeid and item.path.is_relative_to(HERE) and hasattr(item, "_id"):
             item._id = NodeId.parse(f"{item.nodeid}@{mark.args[0]}")
+
+
+@functools.cache
+def missing() -> str | None:
+    """Why the stage cannot run here (checked once, before any provisioning), or None."""
+    if engine_answers() or may_provision():
+        return None
+    return "no Docker engine: none answers, and installing one needs root and apt-get"
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skips the stage's tests from here rather than from the fixture, so that the reason is one
+    line of the summary (a fixture's skip is reported at each test's own line)."""
+    if item.path.is_relative_to(HERE) and (reason := missing()):
+        pytest.skip(reason)
 
 
 @dataclass
