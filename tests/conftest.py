@@ -44,13 +44,28 @@ def pytest_collection(session: pytest.Session) -> Iterator[object]:
         gc.set_threshold(20_000, 20, 20)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests that use the llama.cpp server are `llm` (and `slow`) whatever folder they live in, so
-    `-m "not llm"` leaves out every one that needs the real model."""
+    `-m "not llm"` leaves out every one that needs the real model. Under `--dist loadgroup` every
+    `xdist_group` test gets its `@group` node-id suffix here (`_keep_groups`)."""
     for item in items:
         if "llama_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.llm)
             item.add_marker(pytest.mark.slow)
+    if getattr(config.option, "loadgroup", False):
+        _keep_groups(items)
+
+
+def _keep_groups(items: list[pytest.Item]) -> None:
+    """pytest-xdist 3.8 groups `xdist_group` tests by writing `item._nodeid`, which pytest 9 no longer
+    reads: without this a group (and its module fixture, built once per worker) is spread over all
+    workers."""
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        mark = item.get_closest_marker("xdist_group")
+        if mark and "@" not in item.nodeid and hasattr(item, "_id"):
+            item._id = NodeId.parse(f"{item.nodeid}@{mark.args[0]}")
 
 
 class ControlTokens(httpx2.Auth):

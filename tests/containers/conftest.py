@@ -28,20 +28,6 @@ from tests.containers.stack import Stack
 HERE = Path(__file__).parent
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """One worker for the whole stage (one stack, one set of host ports): pytest-xdist 3.8 groups
-    `xdist_group` tests by writing `item._nodeid`, which pytest 9 no longer reads, so under
-    `--dist loadgroup` the stage's tests get their `@containers` suffix here."""
-    if not getattr(config.option, "loadgroup", False):
-        return
-    from _pytest.nodeid import NodeId
-
-    for item in items:
-        mark = item.get_closest_marker("xdist_group")
-        if mark and "@" not in item.nodeid and item.path.is_relative_to(HERE) and hasattr(item, "_id"):
-            item._id = NodeId.parse(f"{item.nodeid}@{mark.args[0]}")
-
-
 @functools.cache
 def missing() -> str | None:
     """Why the stage cannot run here (checked once, before any provisioning), or None."""
