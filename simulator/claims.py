@@ -59,6 +59,11 @@ STATE_PHRASES = (
     "are confirmed",
     "has been",
     "have been",
+    "on its way",
+    "is on the way",
+    "are on the way",
+    "on their way",
+    "now playing",
 )
 SUBJECTS = frozenset({"i", "we"})
 FILLERS = wordset(
@@ -105,7 +110,7 @@ class Claim(IntEnum):
 
 def _words(sentence: str) -> list[str]:
     expanded = " ".join(_CONTRACTIONS.get(w, w) for w in _WORD.findall(sentence.lower().replace("’", "'")))
-    return expanded.split()
+    return expanded.replace(" is been ", " has been ").split()  # "it's been booked": "it has been"
 
 
 def _free(words: list[str], index: int) -> bool:
@@ -178,10 +183,10 @@ def _state_passive(words: list[str]) -> Claim:
             and meaning(participle).startswith("class:")
             and is_past_form(participle)
             and _free(words, index)
-            and _owned(words[:index])
+            and (_owned(words[:index]) or (index + 2 == len(words) and words[:1] == ["the"]))
             and words[index + 2 : index + 3] != ["to"]  # "it is set to be paid with Visa"
         ):
-            return Claim.WEAK
+            return Claim.WEAK  # "The visit is scheduled." ends on its state: a report
     return Claim.NONE
 
 
@@ -208,7 +213,15 @@ def _perfect_passive(words: list[str]) -> Claim:
             return Claim.STRONG
         if word == "been" and _reported(participle) and _free(words, index - 1):
             return Claim.WEAK  # "A payment has been made", "the movie has been rented": a report, plainly
-    return Claim.NONE
+    return _final_passive(words)
+
+
+def _final_passive(words: list[str]) -> Claim:
+    """ "The transfer was initiated.", "Reservation was made.": a plain "was" + past form that ends the
+    clause reports (with a date or a means after it, "was booked on May 1", it tells history)."""
+    if len(words) < 3 or words[-2] not in ("was", "were") or not _free(words, len(words) - 2):
+        return Claim.NONE
+    return Claim.WEAK if _reported(words[-1]) and lemma(words[-1]) not in AUXILIARIES else Claim.NONE
 
 
 LIFECYCLE = frozenset({"deliver", "ship", "receive", "arrive", "place", "create"})

@@ -216,7 +216,14 @@ CONFIRM_LEAD = re.compile(
     r"|(?:please )?(?:can you |could you |kindly )?confirm (?:me\b|the following|the details|these|that)"
     r"|confirm (?!the |your |if |whether |which |what |how |who )\w"
     r"|(?:i )?(?:kindly )?(?:ask|need) you to (?:\w+ and )?confirm\b|(?:i )?need your confirmation\b"
-    r"|please give (?:me )?(?:your )?confirmation|please confirm:|so (?:that's|that is|this is)\b)"
+    r"|please give (?:me )?(?:your )?confirmation|please confirm:|so (?:that's|that is|this is)\b"
+    r"|(?:please |pleas |kindly )confirm (?!the |your |if |whether |which |what |how |who |my )\w"
+    r"|(?:please |kindly )?(?:once again )?(?:verify|check|review|ensure)(?: and (?:confirm|review|verify))?"
+    r" (?:the following|the details|these details|this|that,|below)"
+    r"|(?:just )?to be (?:clear|sure)[,:]? (?:you|so|that|i'll|i will|i'm)\b|please be clear on this"
+    r"|let me (?:see|check|make sure) (?:if |that )?i (?:got|have|understood)\b"
+    r"|(?:so )?(?:for|as a) confirmation\b|(?:please )?let me know if i (?:got|have) (?:anything|something)"
+    r"|(?:can|could) you confirm (?:you're|you are|that you|you want|you'd)\b)"
 )
 """A sentence that sets out an action's details for the user's approval ("Confirming a table for 2 at
 7 pm.", "To review: you'd like …", "Let's confirm the details."): a confirmation request, with or
@@ -236,6 +243,27 @@ TAG_CHECK = re.compile(
 """A tag asking the user to check what was just set out ("…, is it right?", "Do I have that correct?")."""
 HOW_ABOUT = re.compile(r"^(?:(?:ok(?:ay)?|so|then)[,.]?\s+)?(?:how|what) about \w+ing\b")
 """'How about renting it?': an offer to do something."""
+OPTION_OFFER = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|then|sure|well|alright)[,.]?\s+)?"
+    r"(?:(?:how|what) about|what do you think (?:of|about)|how do you feel about) "
+    r"(?!(?:the|your) (?:\w+ )?(?:date|day|time|city|place|location|number|name|address|amount|price)s?\b)"
+    r"(?!(?:it|that|this|them|you|me|now|later|then)\b)"
+)
+"""'How about Delta Airlines?', 'What about the bus leaving at 8 am?': one option offered to take."""
+INTENT_OFFER = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|sure|then|alright|great|now)[,.!]?\s+)*"
+    r"(?:(?:do|did|would) you (?:still )?(?:want|wish|like|care)(?: me)? to"
+    r"|(?:you )?(?:want|wish)(?: me)? to|wanna"
+    r"|(?:are|were) you (?:looking|thinking|planning|wanting|hoping|ready|interested)(?: to| of| in| about)?"
+    r"|(?:can|could|may|shall) i (?:assist|help) you (?:in|with)"
+    r"|(?:make|book|reserve|buy|purchase|rent|schedule|play|transfer|add|send|order|get)\b)"
+)
+"""'Want to book this car?', 'Were you thinking of making a transfer?', 'Make a transfer?': the agent
+offers to carry out a change; a proposal when a verb of change or of a transaction follows."""
+TRANSACTION = re.compile(
+    r"\b(?:make|making|get|getting|set(?:ting)? up|play|playing|buy|buying|book|booking|"
+    r"reserve|reserving|rent|renting|purchase|purchasing|schedule|scheduling)\b"
+)
 HELP_MORE = re.compile(
     r"\b(?:can|could|may|shall) i (?:still |further |also |now )?(?:help|assist) you\b"
     r"(?! (?:to |with (?!anything|something)))"

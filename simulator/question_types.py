@@ -2,69 +2,155 @@
 
 Agents often ask by the kind of answer, not by the fact's name: "What city are you in?" for
 `location`, "When would you like to go?" for `date`, "How many people?" for `number_of_seats`. A
-question whose words name no fact is matched to the facts whose names carry the words of the kind it
-asks for (`KINDS`); of several, the words around the question decide which end of a trip it means
-("from", "leaving" for an origin; "to", "going" for a destination), and a tie names none.
+question whose words name no fact is matched, for each kind it asks ("when and where …?" asks two), to
+the known facts whose names carry that kind's words (`KINDS`); of several, the first rule that leaves
+one decides: the words the question shares with a name ("pick it up" for `pickup_date`), the end of a
+trip it means ("from", "leaving" for an origin; "to", "going" for a destination), then the need in
+progress (`FactBook.focus`). A tie names none.
+
+A question may also name its fact by the noun it asks about: "Do you have a preferred restaurant?",
+"Any particular event?", "What city …?" ask for the fact whose name begins with that noun
+(`restaurant_name`, `event_name`, `city_of_event`), the same rules breaking a tie.
 """
 
 from __future__ import annotations
 
 import re
 
-from taue.simulator.facts import FactBook
+from taue.simulator.facts import FactBook, content_words, same_word
 
+PLACE_WORDS = "city location area place destination origin town"
 KINDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
     (re.compile(pattern), frozenset(words.split()))
     for pattern, words in (
         (
-            r"\bwhere\b|\b(?:which|what) (?:city|town|area|place|location)\b|\b(?:city|town|area|location)\b",
-            "city location area place address destination origin town from to where",
+            r"\bwhere\b|\b(?:which|what) (?:city|town|area|place|location|destination)\b"
+            r"|\b(?:city|town|area|location|destination|place)\b",
+            PLACE_WORDS,
         ),
+        (r"\baddress\b", "address street"),
+        (r"\bstation\b", "station"),
         (r"\bwhat time\b|\bwhich time\b|\bat what\b|\btime\b", "time hour"),
-        (r"\bwhen\b|\bwhat (?:date|day)\b|\bwhich (?:date|day)\b|\bdates?\b", "date day"),
+        (r"\bwhen\b|\bwhat (?:date|day)\b|\bwhich (?:date|day)\b|\bdates?\b|\bday\b", "date day"),
         (
-            r"\bhow many\b|\bnumber of\b|\bfor how many\b",
-            "number count seats people persons travelers travellers passengers tickets rooms beds guests "
-            "quantity size group",
+            r"\bhow many\b|\bnumber of\b|\bfor how many\b|\bparty\b",
+            "numberof count seats people persons travelers travellers passengers tickets rooms beds guests "
+            "riders quantity size group",
         ),
         (r"\bhow much\b|\bamount\b", "amount price cost balance sum"),
-        (r"\bwho\b|\bwhom\b|\bwhose\b", "name recipient person contact account"),
+        (r"\bwho\b|\bwhom\b|\bwhose\b", "name recipient person contact"),
         (r"\bhow long\b|\bhow many (?:days|nights)\b", "length duration stay days nights"),
         (
             r"\b(?:what|which) (?:kind|type|sort|genre|style|category)\b"
-            r"|\b(?:kind|type|genre|category|cuisine)\b",
+            r"|\b(?:kind|type|genre|category|cuisine|food)\b",
             "type kind genre category subcategory cuisine style",
         ),
     )
 )
-ORIGIN = re.compile(r"\b(?:from|leaving|leave|depart\w*|pick ?up|start\w*|origin)\b")
+KIND_REACH = 50
+"""How far into a question the words of a kind of answer ask for it."""
+ORIGIN = re.compile(r"\b(?:from|leaving|leave|depart\w*|pick ?up|start\w*|origin|located|out of)\b")
 DESTINATION = re.compile(
-    r"\b(?:going to|go to|travel\w* to|headed to|heading|arriv\w*|destination|drop ?off|visit\w*|where to)\b"
+    r"\b(?:headed|heading|arriv\w*|destination|drop ?off|visit\w*|where to|to)\b(?! from\b)"
 )
+TRAVEL = re.compile(r"\b(?:go|going|travel\w*|fly\w*(?! out\b))\b")
+"""Verbs of going that name the destination unless the question says where from."""
+HOW_LONG = re.compile(r"\bhow long\b|\b(?:until|till) when\b")
+CLAUSE = re.compile(r"(?:,? and|[,;]) (?=(?:what|where|when|which|who|how)\b)")
+"""Where a question asking several things starts its next one ("…, and what city …?")."""
 _ORIGIN_WORDS = frozenset(["origin", "from", "departure", "pickup", "start", "leaving", "source"])
 _DESTINATION_WORDS = frozenset(["destination", "to", "arrival", "dropoff", "end", "going"])
+START = re.compile(
+    r"\b(?:leav\w*|depart\w*|travel\w*|go|going|fly\w*|check ?in|pick\w* (?:\w+ )?up|pickup|get it|"
+    r"start\w*|begin\w*|outbound|from)\b"
+)
+END = re.compile(r"\b(?:return\w*|back|drop\w* (?:\w+ )?off|dropoff|check ?out|until|till|end\w*|inbound)\b")
+_START_WORDS = frozenset(["departure", "leaving", "pickup", "check", "start", "outbound", "visit", "in"])
+_END_WORDS = frozenset(["return", "dropoff", "out", "end", "inbound"])
+_WHEN_WORDS = frozenset(["date", "day", "time", "hour"])
+HEAD_NOUN = re.compile(
+    r"\b(?:which|what|any|preferred|particular|specific|favou?rite|certain)"
+    r"(?: (?:specific|particular|preferred|favou?rite))? ([a-z]+)"
+)
+NOT_HEADS = frozenset(
+    {"is", "are", "was", "do", "does", "did", "would", "will", "can", "should", "you", "of"}
+)
 
 
 def typed_facts(question: str, book: FactBook) -> list[str]:
-    """The known fact the question's kind of answer names (at most one; none on a tie). Only facts the
-    user knows: a kind of answer it could only look up stays a question it cannot place."""
+    """The known facts the question's kinds of answer name (at most one a kind; none on a tie). Only
+    facts the user knows: a kind of answer it could only look up stays a question it cannot place."""
+    found: list[str] = []
+    for clause in CLAUSE.split(question):
+        found += [name for name in _clause_facts(clause, book) if name not in found]
+    return found
+
+
+def _clause_facts(question: str, book: FactBook) -> list[str]:
+    found: list[str] = []
     for pattern, words in KINDS:
-        if not pattern.search(question):
+        asked = pattern.search(question)
+        if asked is None or asked.start() > KIND_REACH:
+            continue  # "…The Man Who Knew Too Much?": a title's "who" asks nothing
+        kind = [name for name in book.names if name in book.known and words & set(_parts(name))]
+        chosen = _one_of(question, _most_kind(kind, words), book)
+        if chosen and chosen not in found:
+            found.append(chosen)
+    if not found and HOW_LONG.search(question):
+        ends = [n for n in book.names if n in book.known and _END_WORDS & set(_parts(n)) and _when(n)]
+        chosen = _one_of(question, ends, book)  # "How long do you need the car?": until when
+        found += [chosen] if chosen else []
+    return found
+
+
+def _when(name: str) -> bool:
+    return bool(_WHEN_WORDS & set(_parts(name)))
+
+
+def head_facts(question: str, book: FactBook) -> list[str]:
+    """ "Any preferred restaurant?", "Which branch …?": the known fact whose name begins with the noun
+    the question asks about (at most one)."""
+    for match in HEAD_NOUN.finditer(question):
+        noun = match.group(1)
+        if noun in NOT_HEADS:
             continue
-        found = [name for name in book.names if name in book.known and words & set(_parts(name))]
-        if len(found) > 1:
-            found = _most_named(question, found) or _which_end(question, found)
-        if len(found) == 1:
-            return found
+        named = [n for n in book.names if n in book.known and same_word(noun, n.split("_")[0])]
+        chosen = _one_of(question, named, book)
+        if chosen:
+            return [chosen]
     return []
 
 
-def _parts(name: str) -> list[str]:
+def _one_of(question: str, found: list[str], book: FactBook) -> str | None:
+    for narrow in (_most_named, _which_end, _in_focus):
+        if len(found) <= 1:
+            break
+        found = narrow(question, found, book) or found
+    return found[0] if len(found) == 1 else None
+
+
+def _most_kind(found: list[str], words: frozenset[str]) -> list[str]:
+    """The facts whose names say the kind most, their head word counting twice ("who" asks for
+    `recipient_name` before `recipient_account_type`, "which city" for `location` before `place_name`)."""
+    scores = [len(words & set(_parts(name))) + (_head(name) in words) for name in found]
+    return [name for name, score in zip(found, scores, strict=True) if score == max(scores, default=0)]
+
+
+def _head(name: str) -> str:
+    """The noun a name is about: "city" of `city_of_event`, "name" of `place_name`."""
     parts = name.lower().split("_")
-    return parts + [part.rstrip("s") for part in parts if len(part) > 4]
+    return parts[0] if "of" in parts else parts[-1]
 
 
-def _most_named(question: str, found: list[str]) -> list[str]:
+def _parts(name: str) -> list[str]:
+    """A name's words, their singulars, and "numberof" for a count ("number_of_seats", not the
+    identifier "phone_number")."""
+    parts = name.lower().split("_")
+    counted = ["numberof"] if parts[:2] == ["number", "of"] else []
+    return parts + [part.rstrip("s") for part in parts if len(part) > 4] + counted
+
+
+def _most_named(question: str, found: list[str], _book: FactBook) -> list[str]:
     """The one fact sharing the most other words with the question ("pick it up" for `pickup_date`)."""
     said = set(re.findall(r"[a-z]+", question.replace("pick up", "pickup").replace("drop off", "dropoff")))
     scores = [len(said & set(_parts(name))) for name in found]
@@ -72,9 +158,29 @@ def _most_named(question: str, found: list[str]) -> list[str]:
     return [found[scores.index(best)]] if best and scores.count(best) == 1 else []
 
 
-def _which_end(question: str, found: list[str]) -> list[str]:
-    origin, destination = bool(ORIGIN.search(question)), bool(DESTINATION.search(question))
+def _which_end(question: str, found: list[str], _book: FactBook) -> list[str]:
+    """The end of a trip the question means: its origin or destination, or the date or time it
+    starts ("When do you want to pick it up?") or ends ("When will you return it?")."""
+    if all(_when(name) for name in found):
+        return _which_time(question, found)
+    origin = bool(ORIGIN.search(question))
+    destination = bool(DESTINATION.search(question)) or (not origin and bool(TRAVEL.search(question)))
     if origin == destination:
         return []
     ends = _ORIGIN_WORDS if origin else _DESTINATION_WORDS
     return [name for name in found if ends & set(_parts(name))]
+
+
+def _which_time(question: str, found: list[str]) -> list[str]:
+    start, end = bool(START.search(question)), bool(END.search(question))
+    if start == end:
+        return []
+    ends = _START_WORDS if start else _END_WORDS
+    return [name for name in found if ends & set(_parts(name))]
+
+
+def _in_focus(_question: str, found: list[str], book: FactBook) -> list[str]:
+    """The facts the need in progress speaks of ("to the airport on Friday" for a ride's
+    `destination`, not a hotel's `location`)."""
+    focus = content_words(book.focus.replace("_", " "))
+    return [n for n in found if any(same_word(part, word) for part in n.split("_") for word in focus)]

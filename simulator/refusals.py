@@ -59,7 +59,10 @@ _NEGATED = re.compile(
 
 FAILURES = re.compile(
     r"\b(?:could not|was not able to|were not able to|did not go through|didn't go through|"
-    r"was unsuccessful|were unsuccessful|not successful|failed to|went wrong)\b"
+    r"was unsuccessful|were unsuccessful|is unsuccessful|not successful|failed to|fail to|went wrong|"
+    r"(?:have|has) not been able to|did not work|was not confirmed|were not confirmed|"
+    r"there (?:was|were) (?:an? )?(?:issue|problem|error)s? (?:with |while |when )?\w+ing|"
+    r"(?:is|are|was|were) (?:fully booked|sold out))\b"
     r"(?! (?:find|locate|see|look|verify|identify|match|pull up))"
 )
 """A report that the action failed ("the booking could not be made", "it didn't go through"); failing to

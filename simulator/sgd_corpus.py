@@ -156,16 +156,25 @@ def load_turns(path: Path) -> list[Turn]:
     return [Turn.model_validate_json(line) for line in lines if line.strip()]
 
 
+CUSTOMER_ACTS = frozenset({"REQUEST", "CONFIRM"})
+"""Acts whose slots are the customer's to give: asked for, or read back to approve."""
+
+
 def fact_books(turns: Iterable[Turn]) -> dict[str, FactBook]:
-    """Each dialogue's context: its slots as facts, all known, each valued from its acts: the value of
-    the last CONFIRM act naming it, else the first value an act gives it alone (options laid out to
-    choose from, two or more values in one act, are not the customer's)."""
+    """Each dialogue's context: its slots as facts, each valued from its acts: the value of the last
+    CONFIRM act naming it, else the first value an act gives it alone (options laid out to choose
+    from, two or more values in one act, are not the customer's). The customer knows the slots the
+    agent asks for or reads back (`CUSTOMER_ACTS`); the rest (a price, a phone number, a rating) are
+    the agent's to find, as a task's discoverable facts."""
     confirmed: dict[str, dict[str, str]] = {}
     first: dict[str, dict[str, str]] = {}
+    known: dict[str, set[str]] = {}
     for turn in turns:
         for act in turn.acts:
             if act.slot in NOT_FACTS:
                 continue
+            if act.act in CUSTOMER_ACTS:
+                known.setdefault(turn.dialogue_id, set()).add(act.slot)
             first.setdefault(turn.dialogue_id, {})
             if len(act.values) != 1:
                 first[turn.dialogue_id].setdefault(act.slot, "")
@@ -178,9 +187,22 @@ def fact_books(turns: Iterable[Turn]) -> dict[str, FactBook]:
     for dialogue, values in first.items():
         values = {**values, **confirmed.get(dialogue, {})}
         books[dialogue] = FactBook(
-            names=list(values), values={k: v for k, v in values.items() if v}, known=frozenset(values)
+            names=list(values),
+            values={k: v for k, v in values.items() if v},
+            known=frozenset(known.get(dialogue, ())),
         )
     return books
+
+
+def service_slots(turns: Iterable[Turn]) -> dict[tuple[str, str], list[str]]:
+    """The slots each service of a dialogue speaks of: the need in progress on a turn of that service
+    (`FactBook.focus`, as the scripted user's focus is the request it is working on)."""
+    slots: dict[tuple[str, str], list[str]] = {}
+    for turn in turns:
+        for service in turn.services:
+            named = slots.setdefault((turn.dialogue_id, service), [])
+            named += [a.slot for a in turn.acts if a.slot not in NOT_FACTS and a.slot not in named]
+    return slots
 
 
 def gold(turn: Turn) -> Gold:
@@ -274,8 +296,13 @@ def evaluate(turns: Sequence[Turn], books: dict[str, FactBook], text: bool = Fal
     by `fact_books` from every turn of the file); `text` keeps each miss's utterance (run time only)."""
     report = empty_report(len(turns), len({t.dialogue_id for t in turns}))
     started = time.perf_counter()
+    needs = service_slots(turns)
     for turn in turns:
-        score_turn(report, turn, books.get(turn.dialogue_id) or FactBook(names=[]), text)
+        book = books.get(turn.dialogue_id) or FactBook(names=[])
+        book.focus = " ".join(
+            slot for service in turn.services for slot in needs.get((turn.dialogue_id, service), ())
+        )
+        score_turn(report, turn, book, text)
     report.seconds = round(time.perf_counter() - started, 2)
     return report
 

@@ -58,12 +58,14 @@ from taue.simulator.phrases import (
     IDENTITY_PHRASES,
     INFO_PHRASES,
     INFO_REQUESTS,
+    INTENT_OFFER,
     LEADING_CLAUSE,
     LOOKUP_LEAD,
     NEED_REQUEST,
     NOT_PROPOSING,
     OFFER_LEADS,
     OPEN_OFFERS,
+    OPTION_OFFER,
     OR_INSTEAD,
     PLAN,
     POLITE_REQUEST,
@@ -78,6 +80,7 @@ from taue.simulator.phrases import (
     REQUEST_VERBS,
     SUBORDINATORS,
     TAG_CHECK,
+    TRANSACTION,
     VAGUE,
     VAGUE_WORDS,
     VALUE,
@@ -88,7 +91,7 @@ from taue.simulator.phrases import (
     WORD,
     YES_NO_WORDS,
 )
-from taue.simulator.question_types import typed_facts
+from taue.simulator.question_types import head_facts, typed_facts
 from taue.simulator.reading import Reading
 from taue.simulator.refusals import EMPATHY_PHRASES, FAILURES, without_sympathy
 
@@ -123,7 +126,19 @@ def is_question(sentence: str) -> bool:
         or _has(text, REQUEST_PHRASES)
         or bool(POLITE_REQUEST.search(lowered) or NEED_REQUEST.search(text))
         or bool(CONFIRM_LEAD.match(lowered))
+        or bool(QUESTION_OPENING.match(lowered))
     )
+
+
+QUESTION_OPENING = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|sure|alright|and)[,.]?\s+)?"
+    r"(?:(?:would|do|did|will|are|shall) you|(?:shall|should|may) i|wanna"
+    r"|(?:which|what|where|when|who|how)(?: (?:time|date|day|city|kind|type|many|much|long|\w+))?"
+    r" (?:is|are|do|does|did|will|would|should|can|could|shall)"
+    r"|please let me (?:have|know) (?:your|you|the)"
+    r")\b"
+)
+"""'Would you like to purchase tickets.': a question without its question mark."""
 
 
 def read_message(message: str, facts: FactBook | list[str]) -> Reading:
@@ -256,15 +271,27 @@ def _bare_offer(question: str) -> bool:
 def _offers_lookup(question: str, leads: tuple[str, ...] = (*PROPOSAL_PHRASES, *OFFER_LEADS)) -> bool:
     """ "Can I check your order?", "Would you like me to look up …": an offer to find something out,
     made at the start of the question ("…so that I can look it up" asks for something else)."""
+    if _wh_led(question):
+        return False  # "What city should I search in?" asks for the city
     early = [p for p in leads if 0 <= question.find(p) < LOOKUP_LEAD and not _subordinate(question, p)]
     verb = _proposed_verb(question, early)
     return verb is not None and is_lookup(verb) and verb not in ("confirm", "have", "know")
 
 
+def _wh_led(question: str) -> bool:
+    """A wh-word opens the question, alone or after a preposition ("In which city …?")."""
+    words = WORD.findall(question)[:2]
+    return bool(words) and (
+        words[0] in WH_WORDS or (words[0] in PREPOSITIONS and words[1:] in (["which"], ["what"]))
+    )
+
+
+PREPOSITIONS = frozenset({"in", "at", "on", "for", "from", "to", "by", "with", "around", "until", "till"})
+
+
 def _opens_with_proposal(question: str) -> bool:
     """ "Shall I…?" near the start; a wh-question ("Which one would you like me to cancel?") never is."""
-    first = WORD.findall(question)[:1]
-    if first and first[0] in WH_WORDS:
+    if _wh_led(question):
         return False
     return any(0 <= question.find(phrase) < PROPOSAL_LEAD for phrase in PROPOSAL_PHRASES)
 
@@ -305,6 +332,39 @@ def _which_fact(question: str, book: FactBook) -> list[str]:
     return sorted(named, key=lambda n: n not in book.known)[:1]
 
 
+def _kind_asked(question: str, book: FactBook) -> list[str]:
+    """The facts a question names by the noun it asks about or by the kinds of answer it wants."""
+    return typed_facts(question, book) or head_facts(question, book)
+
+
+def _asks_for_something(question: str) -> bool:
+    """A request, a question about a preference, or a bare noun phrase asked ("Departure city?")."""
+    return _requests(question) or _asks_preference(question) or _bare_phrase(question)
+
+
+def _bare_phrase(question: str) -> bool:
+    words = WORD.findall(question)
+    return (
+        question.rstrip().endswith("?")
+        and 0 < len(words) <= BARE_PHRASE_WORDS
+        and words[0] not in AUXILIARIES
+        and not any(w in WH_WORDS for w in words)
+    )
+
+
+BARE_PHRASE_WORDS = 5
+YES_NO_VALUES = frozenset({"true", "false", "yes", "no"})
+
+
+def _asks_preference(question: str) -> bool:
+    """ "Do you have a preferred restaurant?", "Any particular city?": a question about the user's
+    preference asks for that fact."""
+    return bool(PREFERENCE_QUESTION.match(question) or ANY_PREFERENCE.match(question))
+
+
+ANY_PREFERENCE = re.compile(r"^(?:any|a)\b")
+
+
 def _requests(question: str) -> bool:
     """A question that asks for information ("please provide …", "which order …", "please confirm the
     reason …")."""
@@ -323,6 +383,8 @@ def _proposes_change(question: str) -> bool:
     an imperative verb of change ("Cancel reservation ABC123?"), or a yes/no check ("(yes/no)", "is
     that okay", "do you want to…") holding a verb of change."""
     words = WORD.findall(question)
+    if _offers_transaction(question):
+        return True
     if CONFIRM_LEAD.match(question) or HOW_ABOUT.match(question):
         return True  # "Confirming a table for 2 at 7 pm.", "How about renting it?"
     if question.rstrip().endswith("?") and DECLARATIVE_CHECK.match(question) and not set(words) & WH_WORDS:
@@ -333,6 +395,17 @@ def _proposes_change(question: str) -> bool:
         return True
     checks = _has(question, PROPOSAL_PHRASES) or _has(question, CONFIRMATION_PHRASES)
     return checks and (any(_changes(w) for w in words) or bool(_phrasal_change(words)))
+
+
+def _offers_transaction(question: str) -> bool:
+    """ "Want to book this car?", "Were you thinking of making a transfer?", "1 seat at the game on
+    March 9th?": an offer to carry out a change, or its bare details asked back."""
+    if INTENT_OFFER.match(question) and (TRANSACTION.search(question) or _changes_anything(question)):
+        return True
+    return bool(BARE_DETAILS.match(question)) and question.rstrip().endswith("?")
+
+
+BARE_DETAILS = re.compile(r"^(?:so,? )?\d+ [a-z]+ (?:at|for|to|on|in|from)\b")
 
 
 def _changes(word: str) -> bool:
@@ -350,10 +423,13 @@ def _read_question(
     if lead and _has(lead.group(0), REQUEST_PHRASES) and not is_question(question[lead.end() :]):
         _confirms(question, reading)  # "Once you confirm, I'll start the return and email you …"
         return
+    if OPTION_OFFER.match(question) and not options:
+        reading.asks_confirmation = True  # "How about Delta Airlines?": one option offered to take
+        return
     named = (
         _named_asked(PURPOSE.sub("", LEADING_CLAUSE.sub("", question)), book)
         or _which_fact(question, book)
-        or (typed_facts(question, book) if _requests(question) else [])
+        or (_kind_asked(question, book) if _asks_for_something(question) else [])
     )
     picked = choice(question, book)
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
@@ -385,9 +461,18 @@ class _Question:
     information, never to approve a change."""
 
     def proposes(self) -> bool:
-        if self.listed or PREFERENCE_QUESTION.match(self.text):
+        if self.listed:
+            return False
+        if _offers_transaction(self.text):
+            return True
+        if PREFERENCE_QUESTION.match(self.text) or self.opens_with_fact():
             return False
         return _proposes_change(self.text) or self.checks_details()
+
+    def opens_with_fact(self) -> bool:
+        """ "Return date?", "Transfer amount?": its first word begins a fact's name, not an order."""
+        first = WORD.findall(self.text)[:1]
+        return bool(first) and any(same_word(first[0], n.split("_")[0]) for n in self.named)
 
     def checks_details(self) -> bool:
         """ "…at 7 pm for 2, is that right?": a tag asking to check an action's details; stating a
@@ -432,6 +517,14 @@ class _Question:
             and _requests(DETAILS.sub(" ", self.text))
             and not _asks_which_of_unknown(self.text, self.named, self.book)
         )
+
+    def asks_yes_no_fact(self) -> bool:
+        """ "Would you like a shared ride?", "Do you want travel insurance?": a yes/no question about a
+        known fact whose value is itself yes or no asks for that fact, not to approve a change."""
+        if len(self.named) != 1 or CONFIRM_LEAD.match(self.text) or VALUE.search(self.text):
+            return False  # "Please confirm: a shared ride for 2 to …" sets out a booking's details
+        name = self.named[0]
+        return name in self.book.known and self.book.values.get(name, "").strip().lower() in YES_NO_VALUES
 
     def names_asked(self) -> bool:
         return bool(self.named) and not _asks_which_of_unknown(self.text, self.named, self.book)
@@ -520,6 +613,7 @@ _QUESTION_RULES: tuple[tuple[Callable[[_Question], bool], Callable[[_Question], 
     (lambda q: bool(HELP_OFFER.search(q.text) or HELP_MORE.search(q.text)) and not q.named, _open_offer),
     (lambda q: _offers_lookup(q.text), _offer_lookup),
     (lambda q: _has(q.text, HANDOVER_PHRASES), _offer_handover),
+    (_Question.asks_yes_no_fact, _ask_named),
     (_Question.requests_named, _request_named),
     (_Question.proposes, _confirm),
     (lambda q: bool(q.stated), _verify),
@@ -532,6 +626,7 @@ _QUESTION_RULES: tuple[tuple[Callable[[_Question], bool], Callable[[_Question], 
     (
         lambda q: (
             not q.listed
+            and not _wh_led(q.text)
             and not PREFERENCE_QUESTION.match(q.text)
             and (_has(q.text, PROPOSAL_PHRASES + CONFIRMATION_PHRASES) or _yes_no(q.text))
         ),

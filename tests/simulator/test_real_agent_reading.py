@@ -326,3 +326,81 @@ def test_a_report_of_a_change_the_service_never_confirmed_is_a_false_claim_besid
         [bags],
     )
     assert "unconfirmed_claim" in extra.events
+
+
+TRIP = FactBook(
+    names=["origin_city", "destination_city", "departure_date", "return_date", "party_size", "phone_number"],
+    values={"origin_city": "Denver", "destination_city": "Austin", "shared_cab": "no"},
+    known=frozenset({"origin_city", "destination_city", "departure_date", "return_date", "party_size"}),
+)
+
+
+def test_a_question_names_its_fact_by_its_noun_or_the_end_of_the_trip() -> None:
+    book = FactBook(
+        names=["venue_name", "hotel_location", "street_address", "seat_count"],
+        known=frozenset({"venue_name", "hotel_location", "street_address", "seat_count"}),
+    )
+    assert read_message("Do you have a favourite venue in mind?", book).facts_asked == ["venue_name"]
+    assert read_message("Any particular venue?", book).facts_asked == ["venue_name"]
+    assert read_message("Which town should the hotel be in?", book).facts_asked == ["hotel_location"]
+    assert read_message("From which town are you flying out?", TRIP).facts_asked == ["origin_city"]
+    assert read_message("Where do you want to fly?", TRIP).facts_asked == ["destination_city"]
+    assert read_message("When are you coming back?", TRIP).facts_asked == ["return_date"]
+    assert read_message("When do you leave?", TRIP).facts_asked == ["departure_date"]
+    assert read_message("Return date?", TRIP).facts_asked == ["return_date"]
+    assert read_message("How many tickets?", TRIP).facts_asked == ["party_size"]  # not the phone number
+    assert read_message("How long will you be away?", TRIP).facts_asked == ["return_date"]
+    asked = read_message("When do you leave, and where are you flying to?", TRIP).facts_asked
+    assert sorted(asked) == ["departure_date", "destination_city"]
+
+
+def test_a_wh_question_is_never_a_lookup_offer_or_a_yes_no_check() -> None:
+    reading = read_message("In which town should I search for hotels?", TRIP)
+    assert not reading.lookup_offers and not reading.asks_confirmation
+    reading = read_message("How many rooms would you like to book?", ["user_id"])
+    assert not reading.asks_confirmation
+    reading = read_message("What time would you like to leave.", TRIP)  # no question mark
+    assert reading.questions and not reading.asks_confirmation
+
+
+def test_the_need_in_progress_breaks_a_tie_between_facts_of_one_kind() -> None:
+    names = ["hotel_city", "cab_destination", "cab_riders"]
+    book = FactBook(names=names, known=frozenset(names), focus="book a cab to the airport for 2 riders")
+    assert read_message("Where to?", book).facts_asked == ["cab_destination"]
+
+
+def test_an_offer_to_carry_out_a_change_is_a_proposal_and_one_option_is_offered_to_take() -> None:
+    for message in (
+        "Want me to book the 6 pm table?",
+        "Were you hoping to rent the blue hatchback?",
+        "Shall I go on and reserve it for you",  # no question mark
+        "2 tickets for the Friday show?",
+        "How about the 7:40 flight with one stop?",
+        "Just to be clear, you'd like the suite for three nights.",
+        "Kindly verify the following: one room, two nights, from May 3.",
+    ):
+        assert read_message(message, ["user_id"]).asks_confirmation, message
+    assert not read_message("What about the date?", ["departure_date"]).asks_confirmation
+
+
+def test_a_yes_no_question_about_a_yes_no_fact_asks_for_the_fact() -> None:
+    names = ["shared_cab", "cab_destination"]
+    book = FactBook(names=names, values={"shared_cab": "no"}, known=frozenset(names))
+    reading = read_message("Would you be fine sharing the cab with others?", book)
+    assert reading.facts_asked == ["shared_cab"] and not reading.asks_confirmation
+    assert read_message("Please confirm: a shared cab for 3 to the pier.", book).asks_confirmation
+
+
+def test_reports_in_the_passive_or_as_a_state_and_failures_said_plainly() -> None:
+    assert claim("Your table is booked.") is Claim.WEAK
+    assert claim("The pickup is scheduled.") is Claim.WEAK
+    assert claim("The payment was sent.") is Claim.WEAK
+    assert claim("It's been taken care of and your driver is on the way.") is Claim.STRONG
+    assert claim("Your order was shipped on May 2 with UPS.") is Claim.NONE  # history
+    for message in (
+        "Sorry, I haven't been able to book the room.",
+        "Unfortunately the transfer did not work.",
+        "There was a problem processing the payment.",
+        "I'm afraid the 9 pm show is sold out.",
+    ):
+        assert read_message(message, ["user_id"]).refuses, message

@@ -28,6 +28,7 @@ from taue.simulator.sgd_corpus import (
     fact_books,
     gold,
     load_turns,
+    service_slots,
 )
 from tests.paths import ROOT
 
@@ -86,20 +87,33 @@ def test_sgd_acts_map_to_the_readers(by_id, where, acts) -> None:
 
 @needs_sgd
 def test_each_dialogue_gives_a_fair_context(turns, by_id) -> None:
-    """Facts: the dialogue's slots (not `intent` or `count`), all known, valued from a CONFIRM act first."""
+    """Facts: the dialogue's slots (not `intent` or `count`), valued from a CONFIRM act first; the
+    customer knows those the agent asks for or reads back, not what the agent tells it."""
     books = fact_books(turns)
     book = books["1_00000"]
     assert {"restaurant_name", "location", "time", "number_of_seats", "date", "phone_number"} <= set(
         book.names
     )
     assert not {"intent", "count", ""} & set(book.names)
-    assert book.known == frozenset(book.names)
+    assert {"restaurant_name", "location", "time", "number_of_seats", "date"} <= book.known
+    assert "phone_number" not in book.known  # only ever told by the agent (INFORM)
     confirmed = {a.slot: a.values[0] for a in by_id[("1_00000", 3)].acts}
     assert all(book.values[slot] == value for slot, value in confirmed.items())
     # options laid out to choose from (turn 1) are not the customer's value: the one offered alone is
     offered = {a.slot: a.values[0] for a in by_id[("3_00034", 3)].acts if a.act == "OFFER"}
     assert books["3_00034"].values["type"] == offered["type"]
     assert len(books) == len({t.dialogue_id for t in turns})
+
+
+def test_the_need_in_progress_is_the_turns_service(turns) -> None:
+    """A turn's focus is the slots of its own service: a ride's destination, not the hotel's city."""
+    slots = service_slots(turns)
+    assert {s for t in turns if t.dialogue_id == "1_00000" for s in t.services} <= {k[1] for k in slots}
+    by_dialogue: dict[str, list[set[str]]] = {}
+    for (dialogue, _), named in slots.items():
+        by_dialogue.setdefault(dialogue, []).append(set(named))
+    mixed = [named for named in by_dialogue.values() if len(named) > 1]
+    assert mixed and any(named[0] != named[1] for named in mixed)
 
 
 def _turn(*acts: SgdAct) -> Turn:
