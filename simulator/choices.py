@@ -23,7 +23,7 @@ from typing import Any
 
 from taue.contracts.tasks import Goal
 from taue.contracts.text import contains, tokens
-from taue.simulator.lexicon import is_verb, meaning
+from taue.simulator.lexicon import is_verb, meaning, wordset
 from taue.simulator.markup import Block, blocks_of
 
 PICK = re.compile(
@@ -91,7 +91,8 @@ def questionnaire_items(message: str) -> tuple[str, ...]:
 
 _INLINE_LEAD = re.compile(
     r"\b(?:about|like|prefer|choose|pick|say|including|found|between|either|need of|after|looking for|"
-    r"want|among|such as|maybe|options are|choices are|offer)\s+(?P<list>[^?.!;:]+)"
+    r"want|among|such as|maybe|options are|choices are|offer|think of|there is|there are|there's)"
+    r"\s+(?P<list>[^?.!;:]+)"
 )
 _ITEM_BREAK = re.compile(r",\s*(?:or|and)\s+|,\s*|\s+or\s+|\s+and\s+")
 _INLINE_ITEM_WORDS = 5
@@ -111,9 +112,20 @@ def inline_options(sentence: str) -> tuple[Option, ...]:
         return ()
     items = [i.strip(" ,") for i in _ITEM_BREAK.split(text) if i.strip(" ,")]
     items = [i for i in items if not re.match(r"(?:something|anything|whatever|some other|other)\b", i)]
-    if len(items) < 2 or any(len(i.split()) > _INLINE_ITEM_WORDS or _acts(i) for i in items):
+    if len(items) < 2 or any(len(i.split()) > _INLINE_ITEM_WORDS or _acts(i) or _describes(i) for i in items):
         return ()  # "cancel it or change it?" offers two actions: a proposal, read as one
     return tuple(Option(_label(i), i, INLINE) for i in items)
+
+
+CLAUSE_OPENINGS = wordset(
+    "is are was has have had costs cost leaves leave departs arrives takes will would "
+    "it its it's they which that"
+)
+"""Words that open a clause about one option ("…, costs $31, and has 0 stops"), not another option."""
+
+
+def _describes(item: str) -> bool:
+    return item.split()[0].lower() in CLAUSE_OPENINGS
 
 
 def _acts(item: str) -> bool:

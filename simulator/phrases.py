@@ -270,6 +270,10 @@ HELP_MORE = re.compile(
     r"|\b(?:need|needing|want|like|require) (?:any |some )?(?:more|further|additional|other|else|extra) "
     r"(?:help|assistance)\b|\bassist you with (?:anything|something) (?:else|more)\b|\bneed another\b"
     r"|\bwill that be all\b|\banything (?:else )?(?:i|we) can (?:help|assist|do)\b"
+    r"|\b(?:help|assist)(?: you)? (?:some|any) ?more\b"
+    r"|\bbe of (?:any )?(?:further|more|additional) (?:help|assistance)\b"
+    r"|\b(?:help|assist) (?:you )?with (?:anything|something) (?:else|more)\b"
+    r"|^(?:(?:is there |do you (?:need|want) |you want )?(?:anything|something) (?:else|more)\b[^?]{0,30}\?)"
 )
 """'Can I still help you?', 'Do you need more help?': an offer of further help."""
 PREFERENCE_QUESTION = re.compile(

@@ -107,6 +107,32 @@ def _when(name: str) -> bool:
     return bool(_WHEN_WORDS & set(_parts(name)))
 
 
+VALUE_KINDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
+    (re.compile(pattern), frozenset(words.split()))
+    for pattern, words in (
+        (
+            r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d|\b(?:today|tomorrow)\b"
+            r"|\b\d{4}-\d\d-\d\d\b",
+            "date day",
+        ),
+        (r"\b\d{1,2}(?::\d\d)? ?(?:am|pm)\b", "time hour"),
+        (r"\$\s?\d", "amount price cost sum"),
+    )
+)
+"""Values by their kind: a date, a time of day, a sum of money."""
+
+
+def value_facts(question: str, book: FactBook) -> list[str]:
+    """ "Would you like to check in on May 12?": the known fact of the kind of value the question puts
+    to the user (at most one; none on a tie)."""
+    for pattern, words in VALUE_KINDS:
+        if pattern.search(question):
+            kind = [name for name in book.names if name in book.known and words & set(_parts(name))]
+            chosen = _one_of(question, _most_kind(kind, words), book)
+            return [chosen] if chosen else []
+    return []
+
+
 def head_facts(question: str, book: FactBook) -> list[str]:
     """ "Any preferred restaurant?", "Which branch …?": the known fact whose name begins with the noun
     the question asks about (at most one)."""

@@ -44,7 +44,8 @@ class Reading:
     """The message lays out options (a list, a table, "A or B", "either of these") and asks the user
     to pick one."""
     options: tuple[Option, ...] = ()
-    """The options it lays out (`simulator/choices.py`)."""
+    """The options it lays out (`simulator/choices.py`); beside a fact request ("What kind of event?
+    Music or sports?") they are seen, and the fact answers."""
     unheld: int = 0
     """Requests for something in particular the scenario does not give the user (a booking's cabin,
     whether it was booked in the last day): answered "I don't have that", free of charge."""

@@ -18,7 +18,7 @@ and its SGD acts are mapped to the reader's (docs/simulator.md, "The Schema-Guid
 | `completion_claim` | NOTIFY_SUCCESS | `claims_completion` |
 | `failure` | NOTIFY_FAILURE | `refuses` or `leaks_error` |
 | `request` | REQUEST without values | a fact asked or guessed; right when it is a requested slot |
-| `choice` | REQUEST with ≥ 2 values, OFFER of ≥ 2 values of a slot | `offers_choice` or `choices` |
+| `choice` | REQUEST with ≥ 2 values, OFFER of ≥ 2 values of a slot | `offers_choice`, `choices`, `options` |
 | `request_slot` | each slot of a REQUEST without values | the facts read (counted per slot) |
 | `verification` | REQUEST with one value (a value checked back) | `verified` |
 | `open_offer` | REQ_MORE | `offers_help` |
@@ -239,7 +239,7 @@ def got(reading: Reading, turn_gold: Gold) -> Got:
         completion_claim=reading.claims_completion,
         failure=reading.refuses or reading.leaks_error,
         facts=facts,
-        choice=reading.offers_choice or bool(reading.choices),
+        choice=reading.offers_choice or bool(reading.choices or reading.options),
         verification=bool(reading.verified),
         open_offer=reading.offers_help,
         information=reading.informs,

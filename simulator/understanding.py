@@ -91,7 +91,7 @@ from taue.simulator.phrases import (
     WORD,
     YES_NO_WORDS,
 )
-from taue.simulator.question_types import head_facts, typed_facts
+from taue.simulator.question_types import head_facts, typed_facts, value_facts
 from taue.simulator.reading import Reading
 from taue.simulator.refusals import EMPATHY_PHRASES, FAILURES, without_sympathy
 
@@ -188,6 +188,8 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
     reading.facts_asked = list(dict.fromkeys(n for names in reading.asked_by_question for n in names))
     if not reading.questions:
         _stated_options(reading)
+    elif reading.requested and not reading.options:
+        reading.options = next(filter(None, map(inline_options, reading.statements)), ())
     return reading
 
 
@@ -526,6 +528,22 @@ class _Question:
         name = self.named[0]
         return name in self.book.known and self.book.values.get(name, "").strip().lower() in YES_NO_VALUES
 
+    def checks_value(self) -> bool:
+        """ "Is the return on May 12?", "Do you want it from March 3?": a yes/no question that puts a
+        value to one known fact and changes nothing checks that fact."""
+        words = WORD.findall(self.text)
+        named = self.named or value_facts(self.text, self.book)
+        return (
+            len(named) == 1
+            and named[0] in self.book.known
+            and bool(words)
+            and (words[0] in AUXILIARIES or words[0] in ("want", "wanna"))
+            and len(ONE_VALUE.findall(self.text)) == 1
+            and "confirm" not in self.text
+            and not (CONFIRM_LEAD.match(self.text) or TRANSACTION.search(self.text))
+            and not _changes_anything(self.text)
+        )
+
     def names_asked(self) -> bool:
         return bool(self.named) and not _asks_which_of_unknown(self.text, self.named, self.book)
 
@@ -572,12 +590,30 @@ def _ask_named(q: _Question) -> None:
     known = [n for n in q.named if n in q.book.known]
     q.reading.asked_by_question.append(known or q.named)
     q.reading.requested.extend(n for n in q.named if n not in q.reading.requested)
+    q.reading.options = q.reading.options or q.options  # "What kind? Music or sports?": seen, not picked
 
 
 def _request_named(q: _Question) -> None:
     _ask_named(q)
     if _has(q.text, WISH_PHRASES) and _changes_anything(q.text) and not _chosen(q.text):
         _confirms(q.text, q.reading)  # "To proceed with cancelling it, please confirm the reason"
+
+
+def _check_value(q: _Question) -> None:
+    """The value put to the fact is the user's: "yes"; another: the user says its own."""
+    q.named = q.named or value_facts(q.text, q.book)
+    q.stated = [n for n in q.named if q.book.values.get(n) and normalise(q.book.values[n]) in q.text]
+    if q.stated:
+        _verify(q)
+    else:
+        _ask_named(q)
+
+
+ONE_VALUE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d+(?:st|nd|rd|th)?\b"
+    r"|\b(?:today|tomorrow)\b|\$?\d[\d,.:]*(?: ?[ap]m)?"
+)
+"""One value put to the user: a date, a time, a sum, a number (a booking's details put several)."""
 
 
 def _confirm(q: _Question) -> None:
@@ -614,6 +650,7 @@ _QUESTION_RULES: tuple[tuple[Callable[[_Question], bool], Callable[[_Question], 
     (lambda q: _offers_lookup(q.text), _offer_lookup),
     (lambda q: _has(q.text, HANDOVER_PHRASES), _offer_handover),
     (_Question.asks_yes_no_fact, _ask_named),
+    (_Question.checks_value, _check_value),
     (_Question.requests_named, _request_named),
     (_Question.proposes, _confirm),
     (lambda q: bool(q.stated), _verify),

@@ -404,3 +404,18 @@ def test_reports_in_the_passive_or_as_a_state_and_failures_said_plainly() -> Non
         "I'm afraid the 9 pm show is sold out.",
     ):
         assert read_message(message, ["user_id"]).refuses, message
+
+
+def test_a_value_put_to_a_fact_is_checked_against_the_users_own() -> None:
+    names = ["departure_date", "party_size"]
+    book = FactBook(names=names, values={"departure_date": "May 3"}, known=frozenset(names))
+    same = read_message("Do you want to leave on May 3?", book)
+    assert same.verified == ["departure_date"] and not same.asks_confirmation
+    other = read_message("Do you want to leave on May 5?", book)
+    assert other.facts_asked == ["departure_date"] and not other.asks_confirmation
+
+
+def test_offers_of_more_help_in_other_words_ask_nothing() -> None:
+    for message in ("May I be of further assistance?", "Can I help some more?", "Anything else for today?"):
+        reading = read_message(message, ["user_id"])
+        assert reading.offers_help and not reading.asks_confirmation, message
