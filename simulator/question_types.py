@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from taue.simulator.facts import FactBook, content_words, same_word
+from taue.simulator.phrases import AUXILIARIES, PREFERENCE_QUESTION, WH_WORDS, WORD
 
 PLACE_WORDS = "city location area place destination origin town"
 KINDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
@@ -210,3 +211,36 @@ def _in_focus(_question: str, found: list[str], book: FactBook) -> list[str]:
     `destination`, not a hotel's `location`)."""
     focus = content_words(book.focus.replace("_", " "))
     return [n for n in found if any(same_word(part, word) for part in n.split("_") for word in focus)]
+
+
+def which_fact(question: str, book: FactBook) -> list[str]:
+    """ "Which order …?", "which item you'd like to change": the fact whose name starts with the noun
+    after "which" (the one the user knows first)."""
+    found = re.search(r"\bwhich (\w+)", question)
+    if found is None:
+        return []
+    noun = found.group(1)
+    named = [n for n in book.names if same_word(noun, n.replace("_", " ").split()[0])]
+    return sorted(named, key=lambda n: n not in book.known)[:1]
+
+
+def bare_phrase(question: str) -> bool:
+    words = WORD.findall(question)
+    return (
+        question.rstrip().endswith("?")
+        and 0 < len(words) <= BARE_PHRASE_WORDS
+        and words[0] not in AUXILIARIES
+        and not any(w in WH_WORDS for w in words)
+    )
+
+
+BARE_PHRASE_WORDS = 5
+
+
+def asks_preference(question: str) -> bool:
+    """ "Do you have a preferred restaurant?", "Any particular city?": a question about the user's
+    preference asks for that fact."""
+    return bool(PREFERENCE_QUESTION.match(question) or ANY_PREFERENCE.match(question))
+
+
+ANY_PREFERENCE = re.compile(r"^(?:any|a)\b")

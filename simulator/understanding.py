@@ -22,7 +22,7 @@ Every decision can be traced back to words in the agent's message (docs/simulato
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from taue.simulator.choices import (
@@ -36,31 +36,37 @@ from taue.simulator.choices import (
 )
 from taue.simulator.claims import QUOTED, Claim, claim
 from taue.simulator.facts import FactBook, best_guess, choice, content_words, facts_named, same_word
-from taue.simulator.lexicon import is_lookup, is_verb, meaning, phrase_meanings
 from taue.simulator.markup import sentences
+from taue.simulator.offers import (
+    bare_offer,
+    changes_anything,
+    confirms,
+    has,
+    offers_lookup,
+    offers_transaction,
+    opens_with_proposal,
+    proposes_change,
+    wh_led,
+    yes_no,
+)
 from taue.simulator.phrases import (
     ACKNOWLEDGEMENTS,
     APPROVES_BACK,
-    ASKS_USER,
     AUXILIARIES,
     BACK,
     CONFIRM_LEAD,
     CONFIRM_THE,
     CONFIRMATION_PHRASES,
     CONTRACTED,
-    DECLARATIVE_CHECK,
     ERROR_LEAK_PATTERNS,
     EXPLAINED,
     HANDOVER_PHRASES,
     HELP_MORE,
     HELP_OFFER,
-    HOW_ABOUT,
     IDENTITY_PHRASES,
     INFO_PHRASES,
     INFO_REQUESTS,
-    INTENT_OFFER,
     LEADING_CLAUSE,
-    LOOKUP_LEAD,
     NEED_REQUEST,
     NOT_PROPOSING,
     OFFER_LEADS,
@@ -70,7 +76,6 @@ from taue.simulator.phrases import (
     PLAN,
     POLITE_REQUEST,
     PREFERENCE_QUESTION,
-    PROPOSAL_LEAD,
     PROPOSAL_PHRASES,
     PURPOSE,
     REASON_MARKERS,
@@ -78,10 +83,8 @@ from taue.simulator.phrases import (
     RELATIVE_CLAUSE,
     REQUEST_PHRASES,
     REQUEST_VERBS,
-    SUBORDINATORS,
     TAG_CHECK,
     TRANSACTION,
-    VAGUE,
     VAGUE_WORDS,
     VALUE,
     WH_CHOICE,
@@ -89,9 +92,15 @@ from taue.simulator.phrases import (
     WISH_PHRASES,
     WISH_QUESTION,
     WORD,
-    YES_NO_WORDS,
 )
-from taue.simulator.question_types import head_facts, typed_facts, value_facts
+from taue.simulator.question_types import (
+    asks_preference,
+    bare_phrase,
+    head_facts,
+    typed_facts,
+    value_facts,
+    which_fact,
+)
 from taue.simulator.reading import Reading
 from taue.simulator.refusals import EMPATHY_PHRASES, FAILURES, without_sympathy
 
@@ -114,16 +123,12 @@ def comparable(text: str) -> str:
     return " ".join(WORD.findall(text.lower().replace("'", "")))
 
 
-def _has(text: str, phrases: Iterable[str]) -> bool:
-    return any(phrase in text for phrase in phrases)
-
-
 def is_question(sentence: str) -> bool:
     text = normalise(sentence)
     lowered = text.rstrip(" *_\"')")
     return (
         lowered.endswith("?")
-        or _has(text, REQUEST_PHRASES)
+        or has(text, REQUEST_PHRASES)
         or bool(POLITE_REQUEST.search(lowered) or NEED_REQUEST.search(text))
         or bool(CONFIRM_LEAD.match(lowered))
         or bool(QUESTION_OPENING.match(lowered))
@@ -145,7 +150,7 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
     book = facts if isinstance(facts, FactBook) else FactBook(names=list(facts))
     text = normalise(message)
     reading = Reading(
-        acknowledges=_has(text, ACKNOWLEDGEMENTS) or _has(expand(text), EMPATHY_PHRASES),
+        acknowledges=has(text, ACKNOWLEDGEMENTS) or has(expand(text), EMPATHY_PHRASES),
         leaks_error=any(pattern.search(message) for pattern in ERROR_LEAK_PATTERNS),
     )
     previous = ""
@@ -164,14 +169,10 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
         reading.questions.append(sentence)
         _lead_failure(sentence, reading)
         question = NOT_PROPOSING.sub(_continue, normalise(sentence))
-        if previous and _bare_offer(question) and _has(previous, HANDOVER_PHRASES):
+        if previous and bare_offer(question) and has(previous, HANDOVER_PHRASES):
             reading.handover_offers += 1  # "I can transfer you to a human agent. Want me to?"
             continue
-        if (
-            previous
-            and _bare_offer(question)
-            and _offers_lookup(LEADING_CLAUSE.sub("", previous), OFFER_LEADS)
-        ):
+        if previous and bare_offer(question) and offers_lookup(LEADING_CLAUSE.sub("", previous), OFFER_LEADS):
             reading.lookup_offers += 1  # "I can pull up your order. Want me to?"
             continue
         if (
@@ -215,7 +216,7 @@ def _lead_failure(question: str, reading: Reading) -> None:
     """ "Sorry, I couldn't book it, what else can I do?": the clauses before the question can report
     a failure or refuse."""
     lead = re.split(r",\s+(?=[^,]*$)", without_sympathy(expand(normalise(question))), maxsplit=1)
-    if len(lead) == 2 and (_has(lead[0], REFUSALS) or FAILURES.search(lead[0])):
+    if len(lead) == 2 and (has(lead[0], REFUSALS) or FAILURES.search(lead[0])):
         reading.refuses = True
         reading.statements.append(lead[0])  # its reason may settle a refused need
 
@@ -223,7 +224,7 @@ def _lead_failure(question: str, reading: Reading) -> None:
 def refuses(sentence: str) -> bool:
     """The sentence refuses or reports a failure (sympathy and policy checks aside)."""
     lowered = without_sympathy(expand(normalise(QUOTED.sub(" ", sentence))))
-    return _has(lowered, REFUSALS) or bool(FAILURES.search(lowered))
+    return has(lowered, REFUSALS) or bool(FAILURES.search(lowered))
 
 
 def _read_statement(sentence: str, reading: Reading) -> None:
@@ -233,105 +234,21 @@ def _read_statement(sentence: str, reading: Reading) -> None:
     claimed = Claim.NONE if refusing else claim(sentence)  # "I can't: it was already completed"
     reading.claim = max(reading.claim, claimed)
     if not (refusing or claimed or PLAN.search(f" {lowered}")):
-        reading.informs = reading.informs or bool(VALUE.search(sentence)) or _has(f" {lowered}", INFO_PHRASES)
+        reading.informs = reading.informs or bool(VALUE.search(sentence)) or has(f" {lowered}", INFO_PHRASES)
     if refusing:
         reading.refuses = True
-    if _has(lowered, OPEN_OFFERS):
+    if has(lowered, OPEN_OFFERS):
         reading.statement_offers += 1
     # A reason may come in the refusal ("…: it is past the deadline") or in a sentence of its own.
     reading.refusal_reasoned = (
         reading.refusal_reasoned
-        or _has(f" {lowered} ", REASON_MARKERS)
+        or has(f" {lowered} ", REASON_MARKERS)
         or bool(refusing and EXPLAINED.search(lowered))
     )
 
 
-def _proposed_verb(question: str, phrases: Iterable[str] = PROPOSAL_PHRASES) -> str | None:
-    """The first content word after a proposal phrase ("would you like me to *look* up …")."""
-    skipped = ("to", "me", "you", "go", "ahead", "and", "also", "quickly", "just", "first", "now")
-    for phrase in phrases:
-        at = re.search(rf"\b{re.escape(phrase)}\b", question)
-        if at:
-            words = [w for w in WORD.findall(question[at.end() :]) if w not in skipped]
-            if words:
-                return words[0]
-    return None
-
-
-def _subordinate(question: str, lead: str) -> bool:
-    """ "Before I can look into this, …", "so I can check": the lead is not an offer."""
-    before = WORD.findall(question[: question.find(lead)])[-2:]
-    return any(word in SUBORDINATORS for word in before)
-
-
-def _bare_offer(question: str) -> bool:
-    """A proposal or yes/no question that names nothing ("Want me to?", "Shall I?", "Would you like
-    that?"): it is about the sentence before."""
-    return (_opens_with_proposal(question) or _yes_no(question)) and len(content_words(question)) <= 1
-
-
-def _offers_lookup(question: str, leads: tuple[str, ...] = (*PROPOSAL_PHRASES, *OFFER_LEADS)) -> bool:
-    """ "Can I check your order?", "Would you like me to look up …": an offer to find something out,
-    made at the start of the question ("…so that I can look it up" asks for something else)."""
-    if _wh_led(question):
-        return False  # "What city should I search in?" asks for the city
-    early = [p for p in leads if 0 <= question.find(p) < LOOKUP_LEAD and not _subordinate(question, p)]
-    verb = _proposed_verb(question, early)
-    return verb is not None and is_lookup(verb) and verb not in ("confirm", "have", "know")
-
-
-def _wh_led(question: str) -> bool:
-    """A wh-word opens the question, alone or after a preposition ("In which city …?")."""
-    words = WORD.findall(question)[:2]
-    return bool(words) and (
-        words[0] in WH_WORDS or (words[0] in PREPOSITIONS and words[1:] in (["which"], ["what"]))
-    )
-
-
-PREPOSITIONS = frozenset({"in", "at", "on", "for", "from", "to", "by", "with", "around", "until", "till"})
-
-
-def _opens_with_proposal(question: str) -> bool:
-    """ "Shall I…?" near the start; a wh-question ("Which one would you like me to cancel?") never is."""
-    if _wh_led(question):
-        return False
-    return any(0 <= question.find(phrase) < PROPOSAL_LEAD for phrase in PROPOSAL_PHRASES)
-
-
-def _confirms(question: str, reading: Reading) -> None:
-    """A proposal or yes/no check: a lookup offer when what it offers is to find something out, an
-    open question when it offers nothing in particular ("any other changes, such as …?")."""
-    verb = _proposed_verb(question)
-    starts = [
-        at for phrase in (*PROPOSAL_PHRASES, *CONFIRMATION_PHRASES) if (at := question.find(phrase)) >= 0
-    ]
-    offered = question[min(starts, default=0) :]  # "…any other option, and confirm if you want to proceed"
-    if verb is not None and is_lookup(verb) and verb not in ("confirm", "verify"):
-        reading.lookup_offers += 1
-    elif VAGUE.search(re.split(r",? or (?:is there|do you|would you)\b", offered)[0]):
-        reading.wish_questions += 1  # "…any specific action, such as a return?" (not "…, or anything else?")
-    else:
-        reading.asks_confirmation = True
-
-
 DETAILS = re.compile(r"\([^()]*\)|\"[^\"]*\"|(?<!\w)'[^']*'(?!\w)|“[^”]*”|‘[^’]*’")
 """Bracketed or quoted text: the details a question carries, not what it asks."""
-
-
-def _changes_anything(question: str) -> bool:
-    words = WORD.findall(question)
-    return any(_changes(w) for w in words) or bool(_phrasal_change(words))
-
-
-def _which_fact(question: str, book: FactBook) -> list[str]:
-    """ "Which order …?", "which item you'd like to change": the fact whose name starts with the noun
-    after "which" (the one the user knows first)."""
-    found = re.search(r"\bwhich (\w+)", question)
-    if found is None:
-        return []
-    noun = found.group(1)
-    named = [n for n in book.names if same_word(noun, n.replace("_", " ").split()[0])]
-    return sorted(named, key=lambda n: n not in book.known)[:1]
 
 
 def _kind_asked(question: str, book: FactBook) -> list[str]:
@@ -341,30 +258,10 @@ def _kind_asked(question: str, book: FactBook) -> list[str]:
 
 def _asks_for_something(question: str) -> bool:
     """A request, a question about a preference, or a bare noun phrase asked ("Departure city?")."""
-    return _requests(question) or _asks_preference(question) or _bare_phrase(question)
+    return _requests(question) or asks_preference(question) or bare_phrase(question)
 
 
-def _bare_phrase(question: str) -> bool:
-    words = WORD.findall(question)
-    return (
-        question.rstrip().endswith("?")
-        and 0 < len(words) <= BARE_PHRASE_WORDS
-        and words[0] not in AUXILIARIES
-        and not any(w in WH_WORDS for w in words)
-    )
-
-
-BARE_PHRASE_WORDS = 5
 YES_NO_VALUES = frozenset({"true", "false", "yes", "no"})
-
-
-def _asks_preference(question: str) -> bool:
-    """ "Do you have a preferred restaurant?", "Any particular city?": a question about the user's
-    preference asks for that fact."""
-    return bool(PREFERENCE_QUESTION.match(question) or ANY_PREFERENCE.match(question))
-
-
-ANY_PREFERENCE = re.compile(r"^(?:any|a)\b")
 
 
 def _requests(question: str) -> bool:
@@ -373,64 +270,26 @@ def _requests(question: str) -> bool:
     words = WORD.findall(question)
     return (
         any(w in WH_WORDS for w in words)
-        or _has(question, INFO_REQUESTS)
+        or has(question, INFO_REQUESTS)
         or bool(NEED_REQUEST.search(question))
         or any(w in REQUEST_VERBS for w in words)
         or bool(CONFIRM_THE.search(question))
     )
 
 
-def _proposes_change(question: str) -> bool:
-    """A question that offers to change something: a proposal phrase near its start ("Shall I…"),
-    an imperative verb of change ("Cancel reservation ABC123?"), or a yes/no check ("(yes/no)", "is
-    that okay", "do you want to…") holding a verb of change."""
-    words = WORD.findall(question)
-    if _offers_transaction(question):
-        return True
-    if CONFIRM_LEAD.match(question) or HOW_ABOUT.match(question):
-        return True  # "Confirming a table for 2 at 7 pm.", "How about renting it?"
-    if question.rstrip().endswith("?") and DECLARATIVE_CHECK.match(question) and not set(words) & WH_WORDS:
-        return True  # "You'd like to rent it?", "So a table for 4 at 7 pm?"
-    if not words or words[0] in WH_WORDS or WH_CHOICE.search(question):
-        return False
-    if _opens_with_proposal(question) or (_changes(words[0]) and is_verb(words[0])):
-        return True
-    checks = _has(question, PROPOSAL_PHRASES) or _has(question, CONFIRMATION_PHRASES)
-    return checks and (any(_changes(w) for w in words) or bool(_phrasal_change(words)))
-
-
-def _offers_transaction(question: str) -> bool:
-    """ "Want to book this car?", "Were you thinking of making a transfer?", "1 seat at the game on
-    March 9th?": an offer to carry out a change, or its bare details asked back."""
-    if INTENT_OFFER.match(question) and (TRANSACTION.search(question) or _changes_anything(question)):
-        return True
-    return bool(BARE_DETAILS.match(question)) and question.rstrip().endswith("?")
-
-
-BARE_DETAILS = re.compile(r"^(?:so,? )?\d+ [a-z]+ (?:at|for|to|on|in|from)\b")
-
-
-def _changes(word: str) -> bool:
-    return meaning(word).startswith("class:") and not is_lookup(word)
-
-
-def _phrasal_change(words: list[str]) -> set[str]:
-    return {m for m in phrase_meanings(words) if m.startswith("class:")} - {meaning(w) for w in words}
-
-
 def _read_question(
     question: str, book: FactBook, reading: Reading, options: tuple[Option, ...] = (), listed: bool = False
 ) -> None:
     lead = LEADING_CLAUSE.match(question)
-    if lead and _has(lead.group(0), REQUEST_PHRASES) and not is_question(question[lead.end() :]):
-        _confirms(question, reading)  # "Once you confirm, I'll start the return and email you …"
+    if lead and has(lead.group(0), REQUEST_PHRASES) and not is_question(question[lead.end() :]):
+        confirms(question, reading)  # "Once you confirm, I'll start the return and email you …"
         return
     if OPTION_OFFER.match(question) and not options:
         reading.asks_confirmation = True  # "How about Delta Airlines?": one option offered to take
         return
     named = (
         _named_asked(PURPOSE.sub("", LEADING_CLAUSE.sub("", question)), book)
-        or _which_fact(question, book)
+        or which_fact(question, book)
         or (_kind_asked(question, book) if _asks_for_something(question) else [])
     )
     picked = choice(question, book)
@@ -465,11 +324,11 @@ class _Question:
     def proposes(self) -> bool:
         if self.listed:
             return False
-        if _offers_transaction(self.text):
+        if offers_transaction(self.text):
             return True
         if PREFERENCE_QUESTION.match(self.text) or self.opens_with_fact():
             return False
-        return _proposes_change(self.text) or self.checks_details()
+        return proposes_change(self.text) or self.checks_details()
 
     def opens_with_fact(self) -> bool:
         """ "Return date?", "Transfer amount?": its first word begins a fact's name, not an order."""
@@ -483,7 +342,7 @@ class _Question:
         return (
             bool(TAG_CHECK.search(self.text))
             and not (first and first[0] in WH_WORDS)
-            and (not self.stated or _changes_anything(self.text))
+            and (not self.stated or changes_anything(self.text))
         )
 
     def picks_known(self) -> bool:
@@ -506,8 +365,8 @@ class _Question:
 
     def also_confirms(self) -> bool:
         """It asks to go ahead with a change too ("… and confirm the exchange"): a proposal first."""
-        return _proposes_change(self.text) or (
-            _has(self.text, WISH_PHRASES) and _changes_anything(self.text) and not _chosen(self.text)
+        return proposes_change(self.text) or (
+            has(self.text, WISH_PHRASES) and changes_anything(self.text) and not _chosen(self.text)
         )
 
     def requests_named(self) -> bool:
@@ -541,7 +400,7 @@ class _Question:
             and len(ONE_VALUE.findall(self.text)) == 1
             and "confirm" not in self.text
             and not (CONFIRM_LEAD.match(self.text) or TRANSACTION.search(self.text))
-            and not _changes_anything(self.text)
+            and not changes_anything(self.text)
         )
 
     def names_asked(self) -> bool:
@@ -563,7 +422,7 @@ def _pick_known(q: _Question) -> None:
     would you like to add a card first?" offers alternatives, and the pick answers it."""
     _ask_named(q)
     if q.also_confirms() and not ALTERNATIVE_OFFER.search(q.text):
-        _confirms(q.text, q.reading)
+        confirms(q.text, q.reading)
 
 
 def _offer_choice(q: _Question) -> None:
@@ -575,7 +434,7 @@ def _choose(q: _Question) -> None:
     assert q.picked is not None
     q.reading.choices.append(q.picked)
     if q.also_confirms():
-        _confirms(q.text, q.reading)  # "Please confirm the change, and tell me: gift card or credit card?"
+        confirms(q.text, q.reading)  # "Please confirm the change, and tell me: gift card or credit card?"
 
 
 def _offer_lookup(q: _Question) -> None:
@@ -595,8 +454,8 @@ def _ask_named(q: _Question) -> None:
 
 def _request_named(q: _Question) -> None:
     _ask_named(q)
-    if _has(q.text, WISH_PHRASES) and _changes_anything(q.text) and not _chosen(q.text):
-        _confirms(q.text, q.reading)  # "To proceed with cancelling it, please confirm the reason"
+    if has(q.text, WISH_PHRASES) and changes_anything(q.text) and not _chosen(q.text):
+        confirms(q.text, q.reading)  # "To proceed with cancelling it, please confirm the reason"
 
 
 def _check_value(q: _Question) -> None:
@@ -617,7 +476,7 @@ ONE_VALUE = re.compile(
 
 
 def _confirm(q: _Question) -> None:
-    _confirms(q.text, q.reading)
+    confirms(q.text, q.reading)
 
 
 def _verify(q: _Question) -> None:
@@ -647,25 +506,25 @@ _QUESTION_RULES: tuple[tuple[Callable[[_Question], bool], Callable[[_Question], 
     (_Question.picks_option, _offer_choice),
     (_Question.picks_known, _pick_known),
     (lambda q: bool(HELP_OFFER.search(q.text) or HELP_MORE.search(q.text)) and not q.named, _open_offer),
-    (lambda q: _offers_lookup(q.text), _offer_lookup),
-    (lambda q: _has(q.text, HANDOVER_PHRASES), _offer_handover),
+    (lambda q: offers_lookup(q.text), _offer_lookup),
+    (lambda q: has(q.text, HANDOVER_PHRASES), _offer_handover),
     (_Question.asks_yes_no_fact, _ask_named),
     (_Question.checks_value, _check_value),
     (_Question.requests_named, _request_named),
     (_Question.proposes, _confirm),
     (lambda q: bool(q.stated), _verify),
-    (lambda q: _has(q.text, OPEN_OFFERS) and not q.named, _open_offer),
-    (lambda q: not q.listed and _opens_with_proposal(q.text), _confirm),
+    (lambda q: has(q.text, OPEN_OFFERS) and not q.named, _open_offer),
+    (lambda q: not q.listed and opens_with_proposal(q.text), _confirm),
     (_Question.names_asked, _ask_named),
     (lambda q: bool(WISH_QUESTION.search(q.text)) and not q.named, _wish),
     (_Question.guessed, _guessed),
-    (lambda q: _has(q.text, IDENTITY_PHRASES), _identity),
+    (lambda q: has(q.text, IDENTITY_PHRASES), _identity),
     (
         lambda q: (
             not q.listed
-            and not _wh_led(q.text)
+            and not wh_led(q.text)
             and not PREFERENCE_QUESTION.match(q.text)
-            and (_has(q.text, PROPOSAL_PHRASES + CONFIRMATION_PHRASES) or _yes_no(q.text))
+            and (has(q.text, PROPOSAL_PHRASES + CONFIRMATION_PHRASES) or yes_no(q.text))
         ),
         _confirm,
     ),
@@ -699,15 +558,6 @@ def _chosen(question: str) -> bool:
     return False
 
 
-def _yes_no(question: str) -> bool:
-    """A yes/no question ("Would that be alright?", "Okay?"): it opens with an auxiliary verb and asks
-    for no information ("Could you provide these?" is a request, not a check)."""
-    words = WORD.findall(question)
-    if not words or any(w in REQUEST_VERBS for w in words) or ASKS_USER.match(question):
-        return False
-    return words[0] in AUXILIARIES or (len(words) <= 2 and words[0] in YES_NO_WORDS)
-
-
 def _guess(question: str, book: FactBook, reading: Reading) -> bool:
     guess = best_guess(question, book)
     if guess is None and WORD.findall(question)[:1] == ["which"]:
@@ -718,7 +568,7 @@ def _guess(question: str, book: FactBook, reading: Reading) -> bool:
         return True
     choosing = WH_CHOICE.search(question)  # "let me know how you'd like to proceed"
     if not choosing and (
-        _has(question, IDENTITY_PHRASES) or _has(question, PROPOSAL_PHRASES + CONFIRMATION_PHRASES)
+        has(question, IDENTITY_PHRASES) or has(question, PROPOSAL_PHRASES + CONFIRMATION_PHRASES)
     ):
         return False
     _unplaced(question, reading)

@@ -1,0 +1,164 @@
+"""Offers and yes/no checks: whether a question proposes a change, offers to look something up, or
+only asks yes or no.
+
+A *proposal* asks to carry out a change: a proposal phrase near its start ("Shall I…"), an imperative
+verb of change ("Cancel reservation ABC123?"), an offer of a transaction ("Want me to book it?",
+"Were you thinking of making a transfer?"), bare details asked back ("2 tickets for Friday?"), or a
+yes/no check holding a verb of change. A *lookup offer* offers to find something out ("Can I check
+your order?"). A question led by a wh-word is neither ("What city should I search in?" asks for the
+city).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from taue.simulator.facts import content_words
+from taue.simulator.lexicon import is_lookup, is_verb, meaning, phrase_meanings
+from taue.simulator.phrases import (
+    ASKS_USER,
+    AUXILIARIES,
+    CONFIRM_LEAD,
+    CONFIRMATION_PHRASES,
+    DECLARATIVE_CHECK,
+    HOW_ABOUT,
+    INTENT_OFFER,
+    LOOKUP_LEAD,
+    OFFER_LEADS,
+    PROPOSAL_LEAD,
+    PROPOSAL_PHRASES,
+    REQUEST_VERBS,
+    SUBORDINATORS,
+    TRANSACTION,
+    VAGUE,
+    WH_CHOICE,
+    WH_WORDS,
+    WORD,
+    YES_NO_WORDS,
+)
+from taue.simulator.reading import Reading
+
+
+def has(text: str, phrases: Iterable[str]) -> bool:
+    return any(phrase in text for phrase in phrases)
+
+
+def proposed_verb(question: str, phrases: Iterable[str] = PROPOSAL_PHRASES) -> str | None:
+    """The first content word after a proposal phrase ("would you like me to *look* up …")."""
+    skipped = ("to", "me", "you", "go", "ahead", "and", "also", "quickly", "just", "first", "now")
+    for phrase in phrases:
+        at = re.search(rf"\b{re.escape(phrase)}\b", question)
+        if at:
+            words = [w for w in WORD.findall(question[at.end() :]) if w not in skipped]
+            if words:
+                return words[0]
+    return None
+
+
+def _subordinate(question: str, lead: str) -> bool:
+    """ "Before I can look into this, …", "so I can check": the lead is not an offer."""
+    before = WORD.findall(question[: question.find(lead)])[-2:]
+    return any(word in SUBORDINATORS for word in before)
+
+
+def bare_offer(question: str) -> bool:
+    """A proposal or yes/no question that names nothing ("Want me to?", "Shall I?", "Would you like
+    that?"): it is about the sentence before."""
+    return (opens_with_proposal(question) or yes_no(question)) and len(content_words(question)) <= 1
+
+
+def offers_lookup(question: str, leads: tuple[str, ...] = (*PROPOSAL_PHRASES, *OFFER_LEADS)) -> bool:
+    """ "Can I check your order?", "Would you like me to look up …": an offer to find something out,
+    made at the start of the question ("…so that I can look it up" asks for something else)."""
+    if wh_led(question):
+        return False  # "What city should I search in?" asks for the city
+    early = [p for p in leads if 0 <= question.find(p) < LOOKUP_LEAD and not _subordinate(question, p)]
+    verb = proposed_verb(question, early)
+    return verb is not None and is_lookup(verb) and verb not in ("confirm", "have", "know")
+
+
+def wh_led(question: str) -> bool:
+    """A wh-word opens the question, alone or after a preposition ("In which city …?")."""
+    words = WORD.findall(question)[:2]
+    return bool(words) and (
+        words[0] in WH_WORDS or (words[0] in PREPOSITIONS and words[1:] in (["which"], ["what"]))
+    )
+
+
+PREPOSITIONS = frozenset({"in", "at", "on", "for", "from", "to", "by", "with", "around", "until", "till"})
+
+
+def opens_with_proposal(question: str) -> bool:
+    """ "Shall I…?" near the start; a wh-question ("Which one would you like me to cancel?") never is."""
+    if wh_led(question):
+        return False
+    return any(0 <= question.find(phrase) < PROPOSAL_LEAD for phrase in PROPOSAL_PHRASES)
+
+
+def confirms(question: str, reading: Reading) -> None:
+    """A proposal or yes/no check: a lookup offer when what it offers is to find something out, an
+    open question when it offers nothing in particular ("any other changes, such as …?")."""
+    verb = proposed_verb(question)
+    starts = [
+        at for phrase in (*PROPOSAL_PHRASES, *CONFIRMATION_PHRASES) if (at := question.find(phrase)) >= 0
+    ]
+    offered = question[min(starts, default=0) :]  # "…any other option, and confirm if you want to proceed"
+    if verb is not None and is_lookup(verb) and verb not in ("confirm", "verify"):
+        reading.lookup_offers += 1
+    elif VAGUE.search(re.split(r",? or (?:is there|do you|would you)\b", offered)[0]):
+        reading.wish_questions += 1  # "…any specific action, such as a return?" (not "…, or anything else?")
+    else:
+        reading.asks_confirmation = True
+
+
+def changes_anything(question: str) -> bool:
+    words = WORD.findall(question)
+    return any(changes(w) for w in words) or bool(_phrasal_change(words))
+
+
+def proposes_change(question: str) -> bool:
+    """A question that offers to change something: a proposal phrase near its start ("Shall I…"),
+    an imperative verb of change ("Cancel reservation ABC123?"), or a yes/no check ("(yes/no)", "is
+    that okay", "do you want to…") holding a verb of change."""
+    words = WORD.findall(question)
+    if offers_transaction(question):
+        return True
+    if CONFIRM_LEAD.match(question) or HOW_ABOUT.match(question):
+        return True  # "Confirming a table for 2 at 7 pm.", "How about renting it?"
+    if question.rstrip().endswith("?") and DECLARATIVE_CHECK.match(question) and not set(words) & WH_WORDS:
+        return True  # "You'd like to rent it?", "So a table for 4 at 7 pm?"
+    if not words or words[0] in WH_WORDS or WH_CHOICE.search(question):
+        return False
+    if opens_with_proposal(question) or (changes(words[0]) and is_verb(words[0])):
+        return True
+    checks = has(question, PROPOSAL_PHRASES) or has(question, CONFIRMATION_PHRASES)
+    return checks and (any(changes(w) for w in words) or bool(_phrasal_change(words)))
+
+
+def offers_transaction(question: str) -> bool:
+    """ "Want to book this car?", "Were you thinking of making a transfer?", "1 seat at the game on
+    March 9th?": an offer to carry out a change, or its bare details asked back."""
+    if INTENT_OFFER.match(question) and (TRANSACTION.search(question) or changes_anything(question)):
+        return True
+    return bool(BARE_DETAILS.match(question)) and question.rstrip().endswith("?")
+
+
+BARE_DETAILS = re.compile(r"^(?:so,? )?\d+ [a-z]+ (?:at|for|to|on|in|from)\b")
+
+
+def changes(word: str) -> bool:
+    return meaning(word).startswith("class:") and not is_lookup(word)
+
+
+def _phrasal_change(words: list[str]) -> set[str]:
+    return {m for m in phrase_meanings(words) if m.startswith("class:")} - {meaning(w) for w in words}
+
+
+def yes_no(question: str) -> bool:
+    """A yes/no question ("Would that be alright?", "Okay?"): it opens with an auxiliary verb and asks
+    for no information ("Could you provide these?" is a request, not a check)."""
+    words = WORD.findall(question)
+    if not words or any(w in REQUEST_VERBS for w in words) or ASKS_USER.match(question):
+        return False
+    return words[0] in AUXILIARIES or (len(words) <= 2 and words[0] in YES_NO_WORDS)
