@@ -468,4 +468,6 @@ def agent_turn(message: str, calls: Sequence[LoggedCall]) -> AgentTurn:
 
 def notifications(calls: Sequence[LoggedCall]) -> list[Notification]:
     """The service's confirmations of the successful writes among `calls`."""
-    return [Notification(tool=c.name, arguments=c.arguments) for c in calls if c.ok and c.writes]
+    return [
+        Notification(tool=c.name, arguments=c.arguments, output=c.output) for c in calls if c.ok and c.writes
+    ]

@@ -18,6 +18,7 @@ from taue.contracts.tasks import Goal, Target, matches
 from taue.contracts.text import contains, tokens
 from taue.simulator.proposals import Candidate, key_values, proposed_goals
 from taue.simulator.refusals import states_rule
+from taue.simulator.sums import stated_numbers
 
 
 class GoalTracker:
@@ -39,6 +40,9 @@ class GoalTracker:
         self.descriptions = dict(descriptions or {})
         self.confirmed: set[tuple[str, int]] = set()
         """(goal id, target index) of every target a notification matched."""
+        self.sums: dict[tuple[str, int], frozenset[float]] = {}
+        """The numbers each matched notification states (its arguments and its result): the sums a
+        true report of that write may name."""
         self.notified: set[str] = set()
         self.done: set[str] = set()
         self.refused: set[str] = set()
@@ -53,6 +57,7 @@ class GoalTracker:
             for key, target in self._open_targets():
                 if key not in newly and matches(target, notification.tool, notification.arguments):
                     newly.append(key)
+                    self.sums[key] = stated_numbers(notification)
                     break
         self.confirmed.update(newly)
         for goal in self._open_actions():

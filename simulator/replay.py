@@ -91,6 +91,8 @@ class Call:
     ok: bool
     """Its result is not an error (τ-bench's errors start with "Error")."""
     writes: bool
+    output: str = ""
+    """Its recorded result."""
 
 
 @dataclass
@@ -277,7 +279,8 @@ def _call(call: Any, result: Any, writes: frozenset[str]) -> Call:
         except json.JSONDecodeError:
             arguments = {}
     ok = isinstance(result, str) and not result.lstrip().startswith("Error")
-    return Call(name, arguments if isinstance(arguments, dict) else {}, ok, name in writes)
+    output = result if isinstance(result, str) else ""
+    return Call(name, arguments if isinstance(arguments, dict) else {}, ok, name in writes, output)
 
 
 # ----------------------------------------------------------------------------------------- tasks
@@ -384,7 +387,9 @@ def _flag(report: ConversationReport, turn: _Turn, category: Category, detail: s
 def _play(user: _ObservedUser, index: int, text: AgentText) -> _Turn:
     notified_before = set(user.goals.notified)
     notifications = [
-        Notification(tool=c.tool, arguments=c.arguments) for c in text.calls if c.ok and c.writes
+        Notification(tool=c.tool, arguments=c.arguments, output=c.output)
+        for c in text.calls
+        if c.ok and c.writes
     ]
     reply = user.reply(text.text, notifications, sum(1 for c in text.calls if c.ok))
     reading, outcome = user.last_reading, user.last_outcome

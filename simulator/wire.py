@@ -115,13 +115,17 @@ def respond_request(session_id: str, turn: AgentTurn) -> simulator_pb2.RespondRe
 
 def notification_messages(notifications: Iterable[Notification]) -> list[simulator_pb2.Notification]:
     return [
-        simulator_pb2.Notification(tool=n.tool, arguments_json=json.dumps(n.arguments)) for n in notifications
+        simulator_pb2.Notification(tool=n.tool, arguments_json=json.dumps(n.arguments), output=n.output)
+        for n in notifications
     ]
 
 
 def notifications_from_messages(messages: Iterable[simulator_pb2.Notification]) -> list[Notification]:
     """The notifications of a request; malformed JSON raises ValueError."""
-    return [Notification(tool=n.tool, arguments=json.loads(n.arguments_json or "{}")) for n in messages]
+    return [
+        Notification(tool=n.tool, arguments=json.loads(n.arguments_json or "{}"), output=n.output)
+        for n in messages
+    ]
 
 
 def agent_turn_from_request(request: simulator_pb2.RespondRequest) -> AgentTurn:

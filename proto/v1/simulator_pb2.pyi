@@ -139,12 +139,14 @@ class StartSessionResponse(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., first_message: _Optional[str] = ...) -> None: ...
 
 class Notification(_message.Message):
-    __slots__ = ("tool", "arguments_json")
+    __slots__ = ("tool", "arguments_json", "output")
     TOOL_FIELD_NUMBER: _ClassVar[int]
     ARGUMENTS_JSON_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FIELD_NUMBER: _ClassVar[int]
     tool: str
     arguments_json: str
-    def __init__(self, tool: _Optional[str] = ..., arguments_json: _Optional[str] = ...) -> None: ...
+    output: str
+    def __init__(self, tool: _Optional[str] = ..., arguments_json: _Optional[str] = ..., output: _Optional[str] = ...) -> None: ...
 
 class RespondRequest(_message.Message):
     __slots__ = ("session_id", "agent_message", "notifications", "successful_calls")

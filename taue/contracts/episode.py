@@ -106,10 +106,14 @@ class RewardBreakdown(BaseModel):
 
 class Notification(BaseModel):
     """The service's confirmation of one successful write of the agent's last turn (what a real
-    customer receives by e-mail or SMS): the tool and its arguments, from the server's tool log."""
+    customer receives by e-mail or SMS): the tool, its arguments and its result, from the server's
+    tool log."""
 
     tool: str
     arguments: dict[str, Any] = Field(default_factory=dict)
+    output: str = ""
+    """The write's result as the service returned it: the sums it moved (a refund's amount, a fare
+    difference) are in it, as in a real confirmation."""
 
     def render(self) -> str:
         """The confirmation as the customer reads it."""
