@@ -24,7 +24,6 @@ from taue.runner.storage import RunLocation
 from taue.runner.verify import Verification, own_key_files, verify_run
 
 Label = Literal["signed", "self-signed", "consistent", "unverified"]
-RANKED_WITHOUT_FLAG: frozenset[Label] = frozenset({"signed"})
 TRUSTED_KEYS_VARIABLE = "TAUE_TRUSTED_KEYS"
 
 

@@ -92,12 +92,6 @@ class Verification(BaseModel):
         return lines
 
 
-def own_key_file(location: str | RunLocation) -> Path | None:
-    """The embedded default's key of this run (`$TAUE_HOME/keys/<run id>.key`, or of a run it merges),
-    when this user holds it; None otherwise (a run id that is no plain name is never looked up)."""
-    return next(iter(own_key_files(location)), None)
-
-
 def own_key_files(location: str | RunLocation) -> list[Path]:
     """Every key of the embedded default this user holds for the run or the runs it merges (each shard
     of a local sharded run signs with its own)."""

@@ -59,6 +59,8 @@ STATE_PHRASES = (
     "are confirmed",
     "has been",
     "have been",
+    "all booked",
+    "underway",
     "on its way",
     "is on the way",
     "are on the way",
@@ -116,10 +118,23 @@ def _words(sentence: str) -> list[str]:
 def _free(words: list[str], index: int) -> bool:
     """No negation or modal in the `WINDOW` words before `index`, and no subordinator anywhere before
     it in the clause ("… insurance after the booking has been completed" reports nothing)."""
-    before = words[max(0, index - WINDOW) : index]
+    start = max(0, index - WINDOW)
+    before = words[start:index]
     if any(w in SUBORDINATORS for w in words[:index]):
         return False
-    return not any(w in NEGATIONS or w in MODALS or w.endswith("n't") for w in before)
+    return not any(
+        w in NEGATIONS or (w in MODALS and not _preposition(words, start + i)) or w.endswith("n't")
+        for i, w in enumerate(before)
+    )
+
+
+DETERMINERS = frozenset({"the", "a", "an", "your", "my", "our", "their", "this", "that", "these", "those"})
+
+
+def _preposition(words: list[str], index: int) -> bool:
+    """ "to" before a determiner is a preposition ("your visit to the flat has been booked"), not the
+    mark of a verb to come ("going to have it cancelled")."""
+    return words[index] == "to" and words[index + 1 : index + 2] != [] and words[index + 1] in DETERMINERS
 
 
 def _change_verb(word: str) -> bool:
@@ -205,7 +220,7 @@ def _perfect_passive(words: list[str]) -> Claim:
         nxt = words[index + 1]
         if word in ("was", "were") and nxt in PASSIVE_MARKERS and index + 2 < len(words):
             participle = words[index + 2]
-        elif word == "been" and index > 0 and words[index - 1] in ("has", "have"):
+        elif word == "been" and _perfect(words[:index]):
             participle = words[index + 2] if nxt in PASSIVE_MARKERS and index + 2 < len(words) else nxt
         else:
             continue
@@ -222,6 +237,13 @@ def _final_passive(words: list[str]) -> Claim:
     if len(words) < 3 or words[-2] not in ("was", "were") or not _free(words, len(words) - 2):
         return Claim.NONE
     return Claim.WEAK if _reported(words[-1]) and lemma(words[-1]) not in AUXILIARIES else Claim.NONE
+
+
+def _perfect(before: list[str]) -> bool:
+    """ "has been", "have now been", "had already been"."""
+    while before and before[-1] in PASSIVE_MARKERS | {"already", "also", "successfully"}:
+        before = before[:-1]
+    return bool(before) and before[-1] in ("has", "have", "had")
 
 
 LIFECYCLE = frozenset({"deliver", "ship", "receive", "arrive", "place", "create"})
@@ -329,7 +351,8 @@ BOOKED = re.compile(
 """'You're booked.', 'I was able to book it.'"""
 CONFIRMED_BOOKING = re.compile(
     r"\b(?:reservation|booking|appointment|ticket|tickets|purchase|order|transfer|payment|ride|table|"
-    r"visit|rental|room|rooms|event)\b[^.;]{0,40}\b(?:has been|have been|was|were|is|are|is now|are now) "
+    r"visit|rental|room|rooms|event)\b[^.;]{0,40}"
+    r"\b(?:(?:has|have)(?: now| just| already)? been|was|were|is|are|is now|are now) "
     r"(?:successfully |now )?confirmed\b"
     r"|\b(?:i|we) (?:have |'ve )?(?:successfully )?confirmed (?:your |the )?(?:\w+ )?"
     r"(?:reservation|booking|appointment|ticket|tickets|purchase|order|transfer|payment|ride|table|visit|rental)\b"

@@ -397,6 +397,10 @@ def test_reports_in_the_passive_or_as_a_state_and_failures_said_plainly() -> Non
     assert claim("The payment was sent.") is Claim.WEAK
     assert claim("It's been taken care of and your driver is on the way.") is Claim.STRONG
     assert claim("Your order was shipped on May 2 with UPS.") is Claim.NONE  # history
+    assert claim("Your move to the later flight has been completed.") is Claim.STRONG  # "to" the flight
+    assert claim("Your booking has now been confirmed.") is Claim.STRONG
+    assert claim("The reminder had been added.") is Claim.STRONG
+    assert claim("I'm going to have it cancelled for you.") is Claim.NONE  # "to" a verb: a plan
     for message in (
         "Sorry, I haven't been able to book the room.",
         "Unfortunately the transfer did not work.",
