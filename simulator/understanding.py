@@ -331,9 +331,15 @@ class _Question:
         return proposes_change(self.text) or self.checks_details()
 
     def opens_with_fact(self) -> bool:
-        """ "Return date?", "Transfer amount?": its first word begins a fact's name, not an order."""
+        """ "Return date?", "Transfer amount?": a bare phrase whose first word begins a fact's name, not
+        an order ("Transfer $500 to savings? (yes/no)" is one)."""
         first = WORD.findall(self.text)[:1]
-        return bool(first) and any(same_word(first[0], n.split("_")[0]) for n in self.named)
+        return (
+            bare_phrase(self.text)
+            and not VALUE.search(self.text)
+            and bool(first)
+            and any(same_word(first[0], n.split("_")[0]) for n in self.named)
+        )
 
     def checks_details(self) -> bool:
         """ "…at 7 pm for 2, is that right?": a tag asking to check an action's details; stating a

@@ -348,6 +348,8 @@ def test_a_question_names_its_fact_by_its_noun_or_the_end_of_the_trip() -> None:
     assert read_message("When are you coming back?", TRIP).facts_asked == ["return_date"]
     assert read_message("When do you leave?", TRIP).facts_asked == ["departure_date"]
     assert read_message("Return date?", TRIP).facts_asked == ["return_date"]
+    order = read_message("Return items 4 and 7 of order W12? (yes/no)", ["return_items", "order_id"])
+    assert order.asks_confirmation and not order.facts_asked  # an order to return, with its details
     assert read_message("How many tickets?", TRIP).facts_asked == ["party_size"]  # not the phone number
     assert read_message("How long will you be away?", TRIP).facts_asked == ["return_date"]
     asked = read_message("When do you leave, and where are you flying to?", TRIP).facts_asked
