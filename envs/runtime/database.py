@@ -1,10 +1,12 @@
 """Per-episode SQLite databases cloned from a domain's seed image.
 
 A domain's seed rows are written once into an in-memory SQLite database and serialized (the *seed
-image*). Every episode gets its own in-memory connection loaded from that image with
+image*). An episode's database is copy-on-write: until its first write, its calls read the seed itself
+(one read-only connection per process, which refuses every write); the first call of a tool that may
+write gives it its own in-memory connection loaded from the image with
 `sqlite3.Connection.deserialize` (one allocation and a memcpy; it measured 2-10x faster than the
-page-by-page backup API here), so a reset is a copy, never a reload: about 0.3 ms for airline's
-3 MB (bench/harness_bench.py).
+page-by-page backup API here), and a reset drops that copy. An episode that never writes costs no
+copy and no memory for one (airline's image is 3 MB).
 
 Tools see a `Store`: a thin, typed view over one SQLModel session that lives for exactly one tool
 call. The session is committed when the tool returns and rolled back when it raises, so a failed
@@ -18,6 +20,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache, partial
 from types import MappingProxyType
@@ -219,6 +222,52 @@ def _new_connection() -> sqlite3.Connection:
     return connection
 
 
+class SeedIsReadOnly(Exception):
+    """A call on the shared seed tried to write: it is rolled back and run again on a private copy."""
+
+
+_READ_ACTIONS = frozenset(
+    getattr(sqlite3, name)
+    for name in ("SQLITE_SELECT", "SQLITE_READ", "SQLITE_FUNCTION", "SQLITE_RECURSIVE", "SQLITE_TRANSACTION")
+)
+_refusals: ContextVar[list[int] | None] = ContextVar("taue_seed_refusals", default=None)
+"""The write attempts of the current call on the shared seed (None outside such a call)."""
+
+
+def _read_only(action: int, *_: Any) -> int:
+    """The seed reader's SQLite authorizer: reads pass, anything else is denied and noted for the call."""
+    if action in _READ_ACTIONS:
+        return sqlite3.SQLITE_OK
+    refused = _refusals.get()
+    if refused is not None:
+        refused.append(action)
+    return sqlite3.SQLITE_DENY
+
+
+def _reader_engine(image: bytes) -> tuple[sqlite3.Connection, Engine]:
+    """A read-only connection on a copy of the seed, shared by every episode that has not written.
+
+    Without the explicit BEGIN of the episode engines: each statement is its own read, so calls of
+    different episodes may interleave on the one connection.
+    """
+    connection = _new_connection()
+    connection.deserialize(image)
+    dialect, url, on_connect = _sqlite_dialect()
+    if on_connect is not None:
+        on_connect(connection)
+    connection.execute("PRAGMA query_only=ON")
+    connection.set_authorizer(_read_only)
+    dbapi_connection = cast(DBAPIConnection, connection)
+    engine = Engine(
+        StaticPool(lambda: dbapi_connection, dialect=dialect),
+        dialect,
+        url,
+        query_cache_size=0,
+        execution_options={"compiled_cache": _COMPILED_STATEMENTS},
+    )
+    return connection, engine
+
+
 class TableText:
     """Renders rows of one table as canonical JSON objects, straight from the stored values."""
 
@@ -293,6 +342,8 @@ class SeedImage:
             name: "[" + ",".join(rows.values()) + "]" for name, rows in self.row_texts.items()
         }
         self._hashes_before = _hashes_before_each_table(self)
+        self.reader, self.reader_engine = _reader_engine(self._image)
+        """The seed itself, read-only: what an episode's calls read until its first write."""
 
     def hash_of(self, parts: list[tuple[str, str]]) -> str:
         """`state_hash(_join(self, parts))`, resumed from the cached hash of the seed's text up to the
@@ -328,26 +379,65 @@ def _note_writes(session: Session, _context: Any) -> None:
 
 
 class EpisodeDatabase:
-    """One episode's private database."""
+    """One episode's database: the shared seed until its first write, then a private copy."""
 
     def __init__(self, seed: SeedImage, clock: str = "") -> None:
         self.seed = seed
         self.clock = clock
-        self.connection = _new_connection()
-        seed.copy_into(self.connection)
-        self.engine = _engine_over(self.connection)
+        self._private: tuple[sqlite3.Connection, Engine] | None = None
         self.written: dict[str, set[Any]] = {}
         """Primary keys of rows written since the last reset, per table (a superset is harmless)."""
 
+    @property
+    def copied(self) -> bool:
+        """Whether the episode has its own copy of the seed (it wrote, or a call that may write ran)."""
+        return self._private is not None
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The connection holding the episode's state (the shared seed's until the first write)."""
+        return self._private[0] if self._private is not None else self.seed.reader
+
+    def _own_engine(self) -> Engine:
+        if self._private is None:
+            connection = _new_connection()
+            self.seed.copy_into(connection)
+            self._private = (connection, _engine_over(connection))
+        return self._private[1]
+
     def reset(self) -> None:
         """Return to the seed state (the caller re-applies any task initial state)."""
-        self.seed.copy_into(self.connection)
+        self.close()
         self.written.clear()
 
     @contextmanager
-    def transaction(self) -> Iterator[Store]:
-        """A `Store` whose writes are committed together, or not at all if the block raises."""
-        with _EpisodeSession(self.engine, expire_on_commit=False, info={"database": self}) as session:
+    def transaction(self, may_write: bool = True) -> Iterator[Store]:
+        """A `Store` whose writes are committed together, or not at all if the block raises.
+
+        With `may_write=False` and no copy yet, the block reads the shared seed; a write there raises
+        `SeedIsReadOnly` (after a rollback) for the caller to run the block again with `may_write=True`.
+        """
+        if may_write or self._private is not None:
+            with self._session(self._own_engine()) as store:
+                yield store
+            return
+        refused: list[int] = []
+        token = _refusals.set(refused)
+        try:
+            with self._session(self.seed.reader_engine) as store:
+                yield store
+        except Exception as exc:
+            if refused:  # whatever the block made of its refused write
+                raise SeedIsReadOnly from exc
+            raise
+        finally:
+            _refusals.reset(token)
+        if refused:  # the block caught the refusal itself
+            raise SeedIsReadOnly
+
+    @contextmanager
+    def _session(self, engine: Engine) -> Iterator[Store]:
+        with _EpisodeSession(engine, expire_on_commit=False, info={"database": self}) as session:
             try:
                 yield Store(session, self.clock)
                 session.commit()
@@ -420,8 +510,12 @@ class EpisodeDatabase:
         return tables
 
     def close(self) -> None:
-        self.engine.dispose()
-        self.connection.close()
+        """Drop the private copy, if any (the episode reads the seed again)."""
+        if self._private is not None:
+            connection, engine = self._private
+            self._private = None
+            engine.dispose()
+            connection.close()
 
 
 def _body(table: TableRows) -> str:
