@@ -16,9 +16,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 
 from taue.contracts.episode import TimedCall, utc_now
-from taue.envs.runtime.database import EpisodeDatabase, SeedIsReadOnly, Store
+from taue.envs.runtime.database import EpisodeDatabase, Store
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.limits import bounded_error
+from taue.envs.runtime.read_only import SeedIsReadOnly
 
 _store: ContextVar[Store] = ContextVar("taue_store")
 _OUTSIDE_REQUESTS: Context = Context()
