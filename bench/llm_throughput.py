@@ -47,7 +47,7 @@ import threading
 import time
 import urllib.request
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -406,6 +406,12 @@ def rate_share(f: Figures, latency: float) -> tuple[float, float]:
     return rate, 100 * rate * f.calls / max(f.completed, 1) * latency / (f.concurrency * 3600)
 
 
+def as_json(f: Figures, latency: float) -> str:
+    rate, share = rate_share(f, latency)
+    cpu = f.cpu_window_s / max(f.completed, 1)
+    return json.dumps({**asdict(f), "per_hour": rate, "share": share, "cpu_per_episode": cpu})
+
+
 def print_medians(runs: dict[tuple[int, str], list[Figures]], latency: float, baseline: int | None) -> None:
     """Each configuration's run with the median rate, then every configuration's range over its runs."""
     for figures in runs.values():
@@ -461,6 +467,7 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs of every configuration, round robin; prints the medians"
     )
+    parser.add_argument("--json", action="store_true", help="one JSON object per run (bench/compare_base.py)")
     args = parser.parse_args()
     from taue.runner.catalog import local_catalog
 
@@ -470,9 +477,10 @@ def main() -> None:
     mock.start()
     args.mock_pid = mock.pid
     base = f"http://127.0.0.1:{receive.recv()}"
-    print(f"{args.domain}, mock latency {args.latency} s; {psutil.cpu_count()} CPUs")
-    print(HEADER)
-    print("|" + "---|" * HEADER.count(" | ") + "---|")
+    if not args.json:
+        print(f"{args.domain}, mock latency {args.latency} s; {psutil.cpu_count()} CPUs")
+        print(HEADER)
+        print("|" + "---|" * HEADER.count(" | ") + "---|")
     configurations = [(int(c), w) for c in args.concurrency.split(",") for w in args.workers.split(",")]
     runs: dict[tuple[int, str], list[Figures]] = {key: [] for key in configurations}
     baseline: int | None = None
@@ -484,7 +492,9 @@ def main() -> None:
                 runs[(concurrency, workers)].append(figures)
                 if concurrency == 1 and baseline is None:
                     baseline = figures.peak_process
-                if args.repeat == 1:
+                if args.json:
+                    print(as_json(figures, args.latency), flush=True)
+                elif args.repeat == 1:
                     print(row(figures, args.latency, baseline), flush=True)
                 if profile:
                     print(f"\nprofile {profile}, top inclusive:")
@@ -494,7 +504,7 @@ def main() -> None:
                     profile = None
     finally:
         mock.terminate()
-    if args.repeat > 1:
+    if args.repeat > 1 and not args.json:
         print_medians(runs, args.latency, baseline)
 
 
