@@ -19,6 +19,10 @@ Benches (their `--json` output):
 
 Prints each side's median and range and the change, and exits 1 when the median rate falls or the
 median CPU per episode rises by more than `--tolerance` (10 %); a bench figure, not a timed test.
+
+`--profile DIR` profiles every run with py-spy (DIR/base-1.txt, DIR/this-1.txt, …; the benches'
+defaults run one process) and prints both sides' CPU-ms per episode by part (`bench/profile_parts.py`),
+summed over their runs.
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from profile_parts import attribute  # noqa: E402
 
 SHIM = '''"""Maps the `taue` namespace onto {root} (bench/compare_base.py): imports the base commit's code."""
 import runpy
@@ -107,8 +114,9 @@ def checkout(base: str, where: Path) -> Path:
     return shim
 
 
-def run_bench(bench: Bench, args: list[str], shim: Path | None) -> dict[str, float]:
+def run_bench(bench: Bench, args: list[str], shim: Path | None, profile: Path | None) -> dict[str, float]:
     env = dict(os.environ)
+    args = [*args, "--profile", str(profile)] if profile is not None else args
     if shim is not None:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(shim), env.get("PYTHONPATH")]))
     command = [sys.executable, str(ROOT / "bench" / bench.script), *args, "--json"]
@@ -127,10 +135,8 @@ def order(rounds: int) -> list[str]:
     return sides
 
 
-def summary(name: str, values: list[float], unit: str) -> str:
-    return (
-        f"{name}: median {statistics.median(values):.4g} {unit} (range {min(values):.4g}-{max(values):.4g})"
-    )
+def summary(name: str, values: list[float]) -> str:
+    return f"{name}: median {statistics.median(values):.4g} (range {min(values):.4g}-{max(values):.4g})"
 
 
 def compare(bench: Bench, figures: dict[str, list[dict[str, float]]], tolerance: float) -> bool:
@@ -151,6 +157,26 @@ def compare(bench: Bench, figures: dict[str, list[dict[str, float]]], tolerance:
     return ok
 
 
+def episodes(figures: dict[str, float]) -> int:
+    return int(figures.get("completed", figures.get("episodes", 0)))
+
+
+def compare_profiles(profiles: dict[str, list[tuple[Path, int]]]) -> None:
+    """Both sides' CPU-ms per episode by part, over all their profiled runs."""
+    sides: dict[str, dict[str, float]] = {}
+    for side, runs in profiles.items():
+        total: dict[str, float] = {}
+        count = sum(n for _, n in runs)
+        for path, _ in runs:
+            for part, samples in attribute(str(path))[0].items():
+                total[part] = total.get(part, 0.0) + samples * 10 / count  # 100 Hz: 10 ms a sample
+        sides[side] = total
+    print("\n| part | base CPU-ms/episode | this CPU-ms/episode |\n|---|---|---|")
+    for part in sorted(sides["base"].keys() | sides["this"].keys(), key=lambda p: -sides["base"].get(p, 0)):
+        print(f"| {part} | {sides['base'].get(part, 0):.2f} | {sides['this'].get(part, 0):.2f} |")
+    print(f"| all sampled | {sum(sides['base'].values()):.2f} | {sum(sides['this'].values()):.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -159,6 +185,7 @@ def main() -> None:
     parser.add_argument("--bench", choices=sorted(BENCHES), default="oracle")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each side")
     parser.add_argument("--tolerance", type=float, default=0.10)
+    parser.add_argument("--profile", type=Path, help="folder for a py-spy profile of every run")
     parser.add_argument("bench_args", nargs="*", help="after --: arguments for the bench script")
     args = parser.parse_args()
     bench = BENCHES[args.bench]
@@ -174,8 +201,14 @@ def main() -> None:
     try:
         shim = checkout(base, where)
         figures: dict[str, list[dict[str, float]]] = {"base": [], "this": []}
+        profiles: dict[str, list[tuple[Path, int]]] = {"base": [], "this": []}
+        if args.profile:
+            args.profile.mkdir(parents=True, exist_ok=True)
         for side in order(args.rounds):
-            figures[side].append(run_bench(bench, bench_args, shim if side == "base" else None))
+            path = args.profile / f"{side}-{len(figures[side]) + 1}.txt" if args.profile else None
+            figures[side].append(run_bench(bench, bench_args, shim if side == "base" else None, path))
+            if path is not None:
+                profiles[side].append((path, episodes(figures[side][-1])))
             print(
                 f"  {side}: {bench.rate} {figures[side][-1][bench.rate]:.4g}, "
                 f"CPU-s/episode {figures[side][-1]['cpu_per_episode']:.4f}",
@@ -186,6 +219,8 @@ def main() -> None:
             ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(where / "base")], check=False
         )
         shutil.rmtree(where, ignore_errors=True)
+    if args.profile:
+        compare_profiles(profiles)
     sys.exit(0 if compare(bench, figures, args.tolerance) else 1)
 
 
