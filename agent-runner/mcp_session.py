@@ -51,6 +51,7 @@ def share_output_validators(session: ClientSession) -> None:
             validator = _VALIDATORS[key] = compile_once(name, output_schema)
         return validator
 
+    # method-assign: the SDK has no hook for a validator cache; this instance's method is replaced
     session._output_schema_validator = shared  # type: ignore[method-assign]
 
 
