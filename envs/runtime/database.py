@@ -223,17 +223,14 @@ def _new_connection() -> sqlite3.Connection:
     return connection
 
 
-def _reader_engine(image: bytes) -> tuple[sqlite3.Connection, Engine]:
-    """A read-only connection on a copy of the seed, shared by every episode that has not written.
+def _reader_engine(connection: sqlite3.Connection) -> Engine:
+    """Turn the seed's own connection (built, vacuumed, serialized) read-only, shared by every episode
+    that has not written; returns its engine.
 
     Without the explicit BEGIN of the episode engines: each statement is its own read, so calls of
     different episodes may interleave on the one connection.
     """
-    connection = _new_connection()
-    connection.deserialize(image)
-    dialect, url, on_connect = _sqlite_dialect()
-    if on_connect is not None:
-        on_connect(connection)
+    dialect, url, _ = _sqlite_dialect()  # its on-connect set-up ran when the seed was built
     connection.execute("PRAGMA query_only=ON")
     connection.set_authorizer(read_only_authorizer)
     dbapi_connection = cast(DBAPIConnection, connection)
@@ -244,7 +241,7 @@ def _reader_engine(image: bytes) -> tuple[sqlite3.Connection, Engine]:
         query_cache_size=0,
         execution_options={"compiled_cache": _COMPILED_STATEMENTS},
     )
-    return connection, engine
+    return engine
 
 
 class TableText:
@@ -319,8 +316,9 @@ class SeedImage:
             name: "[" + ",".join(rows.values()) + "]" for name, rows in self.row_texts.items()
         }
         self._hashes_before = _hashes_before_each_table(self)
-        self.reader, self.reader_engine = _reader_engine(self._image)
+        self.reader = self._connection
         """The seed itself, read-only: what an episode's calls read until its first write."""
+        self.reader_engine = _reader_engine(self._connection)
 
     def hash_of(self, parts: list[tuple[str, str]]) -> str:
         """`state_hash(_join(self, parts))`, resumed from the cached hash of the seed's text up to the
@@ -397,6 +395,11 @@ class EpisodeDatabase:
     def connection(self) -> sqlite3.Connection:
         """The connection holding the episode's state (the shared seed's until the first write)."""
         return self._private[0] if self._private is not None else self.seed.reader
+
+    @property
+    def engine(self) -> Engine:
+        """The engine over `connection` (the shared seed's, read-only, until the first write)."""
+        return self._private[1] if self._private is not None else self.seed.reader_engine
 
     def _own_engine(self) -> Engine:
         if self._private is None:
