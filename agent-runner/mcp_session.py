@@ -2,17 +2,57 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import urlsplit
 
 import httpx2
 import mcp
-from mcp import Client
-from mcp.client.caching import CacheConfig
+from mcp import Client, ClientSession
+from mcp.client.caching import CacheConfig, InMemoryResponseCacheStore
 from mcp.client.streamable_http import streamable_http_client
 
 MCP_PROTOCOL = "2026-07-28"
 """Our servers speak this version; pinning it skips the discovery round trip."""
+LISTINGS = InMemoryResponseCacheStore()
+"""The MCP listings every episode's sessions share: a server marks its listings public (the same for
+every episode), so a session learns the tools' output schemas from here, not over HTTP."""
+_VALIDATORS: dict[tuple[str, str], Any] = {}
+"""(tool, output schema as canonical JSON) -> the SDK's compiled validator, shared by every session."""
+
+
+def shared_listings(domain: str, url: str, episode_id: str) -> CacheConfig:
+    """The response cache of an in-process agent's session on `url`: public listings shared by every
+    episode of the domain's server, anything else kept to the episode."""
+    server = urlsplit(url)
+    return CacheConfig(
+        store=LISTINGS,
+        partition=episode_id,
+        target_id=f"{domain}@{server.scheme}://{server.netloc}",
+        share_public=True,
+    )
+
+
+def share_output_validators(session: ClientSession) -> None:
+    """Let the session reuse the validators other sessions compiled for the same tool and schema.
+
+    The SDK compiles a tool's output schema (checking it against its metaschema first) once per
+    session, about 1 ms; an in-process agent opens a session per turn with tool calls. A compiled
+    validator is immutable and depends only on the schema, so sharing it changes no result; a schema
+    that fails to compile is not kept, and fails again in every session, as before.
+    """
+    compile_once: Callable[[str, dict[str, Any]], Any] = session._output_schema_validator
+
+    def shared(name: str, output_schema: dict[str, Any]) -> Any:
+        key = (name, json.dumps(output_schema, sort_keys=True))
+        if (validator := _VALIDATORS.get(key)) is None:
+            validator = _VALIDATORS[key] = compile_once(name, output_schema)
+        return validator
+
+    # method-assign: the SDK has no hook for a validator cache; this instance's method is replaced
+    session._output_schema_validator = shared  # type: ignore[method-assign]
 
 
 @asynccontextmanager
@@ -31,6 +71,7 @@ async def episode_session(
     http = httpx2.AsyncClient(headers=headers, timeout=timeout, transport=transport)
     transport_of_session = streamable_http_client(url, http_client=http)
     async with Client(transport_of_session, mode=MCP_PROTOCOL, cache=cache or CacheConfig()) as client:
+        share_output_validators(client.session)
         yield client
     if transport is None:
         await http.aclose()

@@ -419,6 +419,10 @@ async def run_episodes(
             await transport.aclose()  # the agents' MCP sessions shared it
 
 
+RUN_GC_THRESHOLD = 10_000
+"""Net allocations between collections of the youngest generation while a run's episodes run."""
+
+
 @contextmanager
 def settled_heap() -> Iterator[None]:
     """Take what start-up made (modules, task sets, seed databases, the embedded servers) out of the
@@ -426,11 +430,19 @@ def settled_heap() -> Iterator[None]:
     not the whole heap (without this, collections took a fifth or more of a model run's CPU at C = 64;
     docs/performance.md). Given back at the end, so that a process running many runs (tests, the
     Tracer) still collects each run's servers, and start-up's garbage, once they are gone. (No
-    collection first: on a test process's heap it cost more than the run.)"""
+    collection first: on a test process's heap it cost more than the run.)
+
+    Meanwhile the youngest generation is collected every 10,000 net allocations instead of 700: each
+    collection walks every young object of the episodes in flight, so at C = 1,000 they took 13 % of
+    the CPU (3.6 of 27 s over 1,000 episodes, 1.5 s at 10,000). The older generations keep their
+    ratios, so cyclic garbage is still collected, later; resident memory rose by about 20 MB."""
+    thresholds = gc.get_threshold()
     gc.freeze()
+    gc.set_threshold(RUN_GC_THRESHOLD, *thresholds[1:])
     try:
         yield
     finally:
+        gc.set_threshold(*thresholds)
         gc.unfreeze()
 
 

@@ -18,7 +18,8 @@ state is computed once for all its trials) and prints:
   its exit, over the episodes (start-up, imports and server start are left out; "incl. start-up" has them);
 - peak RSS: of the largest process, and of all processes together; per in-flight episode: the
   largest process's peak over the C=1 run's, divided by the episodes in flight in it;
-- model calls per episode, as counted at the mock.
+- model calls per episode, as counted at the mock;
+- the mock's own CPU per episode (its process is outside the tree measured above).
 
 `--repeat N` runs every configuration N times, round robin (a drifting machine then touches them
 all alike), and prints the run with the median rate of each, then each one's range.
@@ -26,7 +27,8 @@ all alike), and prints the run with the median rate of each, then each one's ran
 `--profile FILE` profiles the first configuration's runner process with `py-spy record` (samples of
 its threads that are not idle) from its first model request to its end (start-up left out) and prints
 the functions with the largest inclusive share of the samples, leaving out the frames that hold
-everything (the CLI, the event loop, a thread's start). py-spy needs ptrace: root or CAP_SYS_PTRACE.
+everything (the CLI, the event loop, a thread's start), then the samples charged to the parts of an
+episode (`bench/profile_parts.py`). py-spy needs ptrace: root or CAP_SYS_PTRACE.
 """
 
 from __future__ import annotations
@@ -45,13 +47,18 @@ import threading
 import time
 import urllib.request
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import psutil
 
+sys.path.insert(0, str(Path(__file__).parent))
+from profile_parts import report as parts_report
+
 TAUE = [sys.executable, "-m", "taue"]
+PROFILE_RATE = 100
+"""py-spy samples per second."""
 READ_PREFIXES = ("list_", "get_", "search_", "find_")
 HOLDERS = (
     "(<frozen runpy>)", "/runners.py)", "/base_events.py)", "/events.py)", "(threading.py)",
@@ -270,6 +277,8 @@ class Figures:
     wall_s: float
     retries: int
     """Episodes the runner reran after an infrastructure error (errors.jsonl's `retry` lines)."""
+    mock_cpu_s: float = 0.0
+    """CPU of the mock model server over the run (its own process, not in the tree's figures)."""
 
 
 def trials_for(episodes: int, tasks: int, preferred: int) -> int:
@@ -284,7 +293,14 @@ def attach_profiler(base: str, process: subprocess.Popen[str], output: str) -> s
     while mock_call(base, "/stats")["requests"] == 0 and process.poll() is None:
         time.sleep(0.05)
     spy = Path(sys.executable).with_name("py-spy")
-    command = [str(spy) if spy.exists() else "py-spy", "record", "--format", "raw", "--rate", "100"]
+    command = [
+        str(spy) if spy.exists() else "py-spy",
+        "record",
+        "--format",
+        "raw",
+        "--rate",
+        str(PROFILE_RATE),
+    ]
     return subprocess.Popen(
         [*command, "--pid", str(process.pid), "-o", output],
         stdout=subprocess.DEVNULL,
@@ -295,6 +311,11 @@ def attach_profiler(base: str, process: subprocess.Popen[str], output: str) -> s
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def process_cpu(pid: int) -> float:
+    times = psutil.Process(pid).cpu_times()
+    return times.user + times.system
 
 
 def run_once(
@@ -311,6 +332,7 @@ def run_once(
         "--concurrency", str(concurrency), "--workers", workers, "--out", str(out / "run"), "--quiet",
     ]  # fmt: skip
     mock_call(base, "/reset", "POST")
+    mock_cpu0 = process_cpu(args.mock_pid)
     cpu0, started = children_cpu(), time.time()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     sampler = TreeSampler(psutil.Process(process.pid))
@@ -326,6 +348,7 @@ def run_once(
     if process.returncode not in (0, 1) or not (out / "run" / "results.jsonl").exists():
         raise SystemExit(f"taue run failed ({process.returncode}): {stderr.strip()[-2000:]}")
     stats = mock_call(base, "/stats")
+    mock_cpu = process_cpu(args.mock_pid) - mock_cpu0
     lines = (out / "run" / "results.jsonl").read_text().splitlines()
     errors = out / "run" / "errors.jsonl"
     retries = errors.read_text().count('"kind": "retry"') if errors.exists() else 0
@@ -346,6 +369,7 @@ def run_once(
         processes=processes,
         wall_s=wall,
         retries=retries,
+        mock_cpu_s=mock_cpu,
     )
 
 
@@ -354,7 +378,7 @@ def run_once(
 HEADER = (
     "| C | workers | episodes | episodes/h | % of the latency limit | CPU-s per episode (incl. start-up) "
     "| peak RSS: largest process / all (episode processes) | RSS per in-flight episode "
-    "| model calls per episode | retries |"
+    "| model calls per episode | retries | mock CPU-s per episode |"
 )
 
 
@@ -372,7 +396,7 @@ def row(f: Figures, latency: float, baseline_rss: int | None) -> str:
         f"| {share:.0f} % "
         f"| {f.cpu_window_s / max(f.completed, 1):.3f} ({f.cpu_total_s / max(f.completed, 1):.3f}) "
         f"| {f.peak_process / 2**20:.0f} / {f.peak_all / 2**20:.0f} MB ({f.processes}) | {inflight} "
-        f"| {calls:.1f} | {f.retries} |"
+        f"| {calls:.1f} | {f.retries} | {f.mock_cpu_s / max(f.completed, 1):.4f} |"
     )
 
 
@@ -380,6 +404,12 @@ def rate_share(f: Figures, latency: float) -> tuple[float, float]:
     """(episodes per hour, % of the latency limit)."""
     rate = f.completed / f.window_s * 3600
     return rate, 100 * rate * f.calls / max(f.completed, 1) * latency / (f.concurrency * 3600)
+
+
+def as_json(f: Figures, latency: float) -> str:
+    rate, share = rate_share(f, latency)
+    cpu = f.cpu_window_s / max(f.completed, 1)
+    return json.dumps({**asdict(f), "per_hour": rate, "share": share, "cpu_per_episode": cpu})
 
 
 def print_medians(runs: dict[tuple[int, str], list[Figures]], latency: float, baseline: int | None) -> None:
@@ -437,6 +467,7 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs of every configuration, round robin; prints the medians"
     )
+    parser.add_argument("--json", action="store_true", help="one JSON object per run (bench/compare_base.py)")
     args = parser.parse_args()
     from taue.runner.catalog import local_catalog
 
@@ -444,10 +475,12 @@ def main() -> None:
     receive, send = multiprocessing.Pipe(duplex=False)
     mock = multiprocessing.Process(target=serve_mock, args=(send, args.latency, args.user_turns), daemon=True)
     mock.start()
+    args.mock_pid = mock.pid
     base = f"http://127.0.0.1:{receive.recv()}"
-    print(f"{args.domain}, mock latency {args.latency} s; {psutil.cpu_count()} CPUs")
-    print(HEADER)
-    print("|" + "---|" * HEADER.count(" | ") + "---|")
+    if not args.json:
+        print(f"{args.domain}, mock latency {args.latency} s; {psutil.cpu_count()} CPUs")
+        print(HEADER)
+        print("|" + "---|" * HEADER.count(" | ") + "---|")
     configurations = [(int(c), w) for c in args.concurrency.split(",") for w in args.workers.split(",")]
     runs: dict[tuple[int, str], list[Figures]] = {key: [] for key in configurations}
     baseline: int | None = None
@@ -459,17 +492,19 @@ def main() -> None:
                 runs[(concurrency, workers)].append(figures)
                 if concurrency == 1 and baseline is None:
                     baseline = figures.peak_process
-                if args.repeat == 1:
+                if args.json:
+                    print(as_json(figures, args.latency), flush=True)
+                elif args.repeat == 1:
                     print(row(figures, args.latency, baseline), flush=True)
                 if profile:
                     print(f"\nprofile {profile}, top inclusive:")
                     for share, frame in top_inclusive(profile):
                         print(f"  {share:5.1f} %  {frame}")
-                    print()
+                    print("\n" + parts_report(profile, figures.completed, PROFILE_RATE) + "\n")
                     profile = None
     finally:
         mock.terminate()
-    if args.repeat > 1:
+    if args.repeat > 1 and not args.json:
         print_medians(runs, args.latency, baseline)
 
 

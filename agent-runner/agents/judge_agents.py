@@ -24,7 +24,7 @@ from taue.runner.agents.base import AgentError, EpisodeContext
 from taue.runner.agents.oracle import call_each, refusal_message, refused_goals
 from taue.runner.agents.wordings import WORDING_CLASSES, WORDINGS, Wording, plain
 from taue.runner.agents.wordings import refusals as worded_refusals
-from taue.runner.mcp_session import episode_session, list_all_tools
+from taue.runner.mcp_session import episode_session, list_all_tools, shared_listings
 
 
 def describe(action: Action) -> str:
@@ -100,8 +100,14 @@ class GroundTruthAgent:
             # session must be closed in the task that opened it.
             server = context.mcp_servers[0]
             self._client = await self._session.enter_async_context(
-                episode_session(server.url, server.headers, context.transport)
+                episode_session(
+                    server.url,
+                    server.headers,
+                    context.transport,
+                    cache=shared_listings(context.domain, server.url, context.episode_id),
+                )
             )
+            await list_all_tools(self._client)  # from the shared cache, not over HTTP on first validation
 
     @property
     def task(self) -> Task:

@@ -21,13 +21,12 @@ from urllib.parse import urlsplit
 import mcp.types
 import openai
 from mcp import Client
-from mcp.client.caching import CacheConfig, InMemoryResponseCacheStore
 
 from taue.contracts.model_clients import shared_model_client
 from taue.runner.agents import AgentOptions
 from taue.runner.agents.base import AgentError, EpisodeContext, McpServerInfo
 from taue.runner.control import InfraError
-from taue.runner.mcp_session import episode_session, list_all_tools
+from taue.runner.mcp_session import episode_session, list_all_tools, shared_listings
 from taue.runner.pricing import cost_of
 
 PLACEHOLDER_KEY = "not-needed"
@@ -36,9 +35,6 @@ TOOLS_TTL_S = 60.0
 """How long a server's tool list is reused: a redeployed server's new tools are seen within it."""
 _TOOLS: dict[tuple[str, str], tuple[float, list[dict[str, Any]]]] = {}
 """(domain, MCP server host:port) -> (when listed, function schemas)."""
-_LISTINGS = InMemoryResponseCacheStore()
-"""The MCP listings every episode's sessions share: a server marks its listings public (the same for
-every episode), so a session learns the tools' output schemas from here, not over HTTP."""
 
 
 def api_key() -> str:
@@ -162,13 +158,7 @@ class ModelAgent:
 
     def _session(self) -> AbstractAsyncContextManager[Client]:
         assert self.server is not None and self.context is not None
-        server = urlsplit(self.server.url)
-        cache = CacheConfig(
-            store=_LISTINGS,
-            partition=self.context.episode_id,
-            target_id=f"{self.context.domain}@{server.scheme}://{server.netloc}",
-            share_public=True,
-        )
+        cache = shared_listings(self.context.domain, self.server.url, self.context.episode_id)
         return episode_session(self.server.url, self.server.headers, self.context.transport, cache=cache)
 
     def request(self) -> dict[str, Any]:

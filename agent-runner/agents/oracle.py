@@ -15,7 +15,7 @@ from taue.contracts.tasks import Action, Goal, Task
 from taue.runner.agents.asking import AskFirst
 from taue.runner.agents.base import AgentError, EpisodeContext
 from taue.runner.agents.wordings import refused_records
-from taue.runner.mcp_session import episode_session
+from taue.runner.mcp_session import episode_session, list_all_tools, shared_listings
 
 
 def refused_goals(task: Task) -> list[Goal]:
@@ -106,7 +106,9 @@ class OracleAgent:
 async def replay_over_mcp(context: EpisodeContext, actions: list[Action]) -> None:
     """Call each action on the episode's MCP endpoint, in order; a failing gold action is an agent error."""
     server = context.mcp_servers[0]
-    async with episode_session(server.url, server.headers, context.transport) as client:
+    cache = shared_listings(context.domain, server.url, context.episode_id)
+    async with episode_session(server.url, server.headers, context.transport, cache=cache) as client:
+        await list_all_tools(client)  # from the shared cache: else the SDK lists them over HTTP to validate
         failure = await call_each(client, actions)
     # Raised outside the session: inside it, the SDK's task group would wrap it in an ExceptionGroup.
     if failure is not None:

@@ -1,10 +1,12 @@
 """Per-episode SQLite databases cloned from a domain's seed image.
 
 A domain's seed rows are written once into an in-memory SQLite database and serialized (the *seed
-image*). Every episode gets its own in-memory connection loaded from that image with
+image*). An episode's database is copy-on-write: until its first write, its calls read the seed itself
+(one read-only connection per process, which refuses every write); the first call of a tool that may
+write gives it its own in-memory connection loaded from the image with
 `sqlite3.Connection.deserialize` (one allocation and a memcpy; it measured 2-10x faster than the
-page-by-page backup API here), so a reset is a copy, never a reload: about 0.3 ms for airline's
-3 MB (bench/harness_bench.py).
+page-by-page backup API here), and a reset drops that copy. An episode that never writes costs no
+copy and no memory for one (airline's image is 3 MB).
 
 Tools see a `Store`: a thin, typed view over one SQLModel session that lives for exactly one tool
 call. The session is committed when the tool returns and rolled back when it raises, so a failed
@@ -31,6 +33,8 @@ from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.util import LRUCache
 from sqlmodel import Session, SQLModel, func, select
+
+from taue.envs.runtime.read_only import SeedIsReadOnly, read_only_authorizer, refusals
 
 canonical_json = partial(json.dumps, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 """The one JSON encoding used for stored JSON columns and for canonical state dumps."""
@@ -219,6 +223,27 @@ def _new_connection() -> sqlite3.Connection:
     return connection
 
 
+def _reader_engine(connection: sqlite3.Connection) -> Engine:
+    """Turn the seed's own connection (built, vacuumed, serialized) read-only, shared by every episode
+    that has not written; returns its engine.
+
+    Without the explicit BEGIN of the episode engines: each statement is its own read, so calls of
+    different episodes may interleave on the one connection.
+    """
+    dialect, url, _ = _sqlite_dialect()  # its on-connect set-up ran when the seed was built
+    connection.execute("PRAGMA query_only=ON")
+    connection.set_authorizer(read_only_authorizer)
+    dbapi_connection = cast(DBAPIConnection, connection)
+    engine = Engine(
+        StaticPool(lambda: dbapi_connection, dialect=dialect),
+        dialect,
+        url,
+        query_cache_size=0,
+        execution_options={"compiled_cache": _COMPILED_STATEMENTS},
+    )
+    return engine
+
+
 class TableText:
     """Renders rows of one table as canonical JSON objects, straight from the stored values."""
 
@@ -282,9 +307,7 @@ class SeedImage:
         engine = _engine_over(self._connection)
         for model in self.tables:
             table_of(model).create(engine)
-        with Session(engine) as session:
-            session.add_all(list(rows))
-            session.commit()
+        _insert_seed(engine, list(rows))
         self._connection.execute("VACUUM")
         self._image = self._connection.serialize()
         self.texts = {table_name(model): TableText(model) for model in self.tables}
@@ -293,6 +316,9 @@ class SeedImage:
             name: "[" + ",".join(rows.values()) + "]" for name, rows in self.row_texts.items()
         }
         self._hashes_before = _hashes_before_each_table(self)
+        self.reader = self._connection
+        """The seed itself, read-only: what an episode's calls read until its first write."""
+        self.reader_engine = _reader_engine(self._connection)
 
     def hash_of(self, parts: list[tuple[str, str]]) -> str:
         """`state_hash(_join(self, parts))`, resumed from the cached hash of the seed's text up to the
@@ -317,6 +343,29 @@ class SeedImage:
         return EpisodeDatabase(self, clock)
 
 
+def _insert_seed(engine: Engine, rows: list[SQLModel]) -> None:
+    """Insert the seed rows table by table, in their order, with one executemany per table: the
+    same database as the ORM's unit of work (byte for byte after VACUUM, checked on every domain),
+    at less than half its cost. Models with relationships go through the ORM, which cascades them."""
+    by_model: dict[type[SQLModel], list[SQLModel]] = {}
+    for row in rows:
+        by_model.setdefault(type(row), []).append(row)
+    if any(inspect(model).relationships for model in by_model):
+        with Session(engine) as session:
+            session.add_all(rows)
+            session.commit()
+        return
+    with engine.begin() as connection:
+        for model, items in by_model.items():
+            table = table_of(model)
+            names = [
+                (a.key, a.columns[0].key) for a in inspect(model).column_attrs if a.columns[0].table is table
+            ]
+            connection.execute(
+                table.insert(), [{column: getattr(row, key) for key, column in names} for row in items]
+            )
+
+
 class _EpisodeSession(Session):
     """A tool call's session; `info["database"]` is the `EpisodeDatabase` it notes its writes in."""
 
@@ -328,26 +377,70 @@ def _note_writes(session: Session, _context: Any) -> None:
 
 
 class EpisodeDatabase:
-    """One episode's private database."""
+    """One episode's database: the shared seed until its first write, then a private copy."""
 
     def __init__(self, seed: SeedImage, clock: str = "") -> None:
         self.seed = seed
         self.clock = clock
-        self.connection = _new_connection()
-        seed.copy_into(self.connection)
-        self.engine = _engine_over(self.connection)
+        self._private: tuple[sqlite3.Connection, Engine] | None = None
         self.written: dict[str, set[Any]] = {}
         """Primary keys of rows written since the last reset, per table (a superset is harmless)."""
 
+    @property
+    def copied(self) -> bool:
+        """Whether the episode has its own copy of the seed (it wrote, or a call that may write ran)."""
+        return self._private is not None
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The connection holding the episode's state (the shared seed's until the first write)."""
+        return self._private[0] if self._private is not None else self.seed.reader
+
+    @property
+    def engine(self) -> Engine:
+        """The engine over `connection` (the shared seed's, read-only, until the first write)."""
+        return self._private[1] if self._private is not None else self.seed.reader_engine
+
+    def _own_engine(self) -> Engine:
+        if self._private is None:
+            connection = _new_connection()
+            self.seed.copy_into(connection)
+            self._private = (connection, _engine_over(connection))
+        return self._private[1]
+
     def reset(self) -> None:
         """Return to the seed state (the caller re-applies any task initial state)."""
-        self.seed.copy_into(self.connection)
+        self.close()
         self.written.clear()
 
     @contextmanager
-    def transaction(self) -> Iterator[Store]:
-        """A `Store` whose writes are committed together, or not at all if the block raises."""
-        with _EpisodeSession(self.engine, expire_on_commit=False, info={"database": self}) as session:
+    def transaction(self, may_write: bool = True) -> Iterator[Store]:
+        """A `Store` whose writes are committed together, or not at all if the block raises.
+
+        With `may_write=False` and no copy yet, the block reads the shared seed; a write there raises
+        `SeedIsReadOnly` (after a rollback) for the caller to run the block again with `may_write=True`.
+        """
+        if may_write or self._private is not None:
+            with self._session(self._own_engine()) as store:
+                yield store
+            return
+        refused: list[int] = []
+        token = refusals.set(refused)
+        try:
+            with self._session(self.seed.reader_engine) as store:
+                yield store
+        except Exception as exc:
+            if refused:  # whatever the block made of its refused write
+                raise SeedIsReadOnly from exc
+            raise
+        finally:
+            refusals.reset(token)
+        if refused:  # the block caught the refusal itself
+            raise SeedIsReadOnly
+
+    @contextmanager
+    def _session(self, engine: Engine) -> Iterator[Store]:
+        with _EpisodeSession(engine, expire_on_commit=False, info={"database": self}) as session:
             try:
                 yield Store(session, self.clock)
                 session.commit()
@@ -420,8 +513,12 @@ class EpisodeDatabase:
         return tables
 
     def close(self) -> None:
-        self.engine.dispose()
-        self.connection.close()
+        """Drop the private copy, if any (the episode reads the seed again)."""
+        if self._private is not None:
+            connection, engine = self._private
+            self._private = None
+            engine.dispose()
+            connection.close()
 
 
 def _body(table: TableRows) -> str:

@@ -19,6 +19,7 @@ from taue.contracts.episode import TimedCall, utc_now
 from taue.envs.runtime.database import EpisodeDatabase, Store
 from taue.envs.runtime.domain import Domain
 from taue.envs.runtime.limits import bounded_error
+from taue.envs.runtime.read_only import SeedIsReadOnly
 
 _store: ContextVar[Store] = ContextVar("taue_store")
 _OUTSIDE_REQUESTS: Context = Context()
@@ -47,7 +48,16 @@ async def execute(
     tool = domain.mcp_tools.get(name)
     if tool is None:
         raise ToolError(f"Unknown tool: {name}. Available tools: {', '.join(sorted(domain.mcp_tools))}")
-    with db.transaction() as store:
+    try:
+        return await _run(tool, db, arguments, context, may_write=name in domain.write_tools)
+    except SeedIsReadOnly:  # a tool not marked @writes wrote: its first run was rolled back
+        return await _run(tool, db, arguments, context, may_write=True)
+
+
+async def _run(
+    tool: Any, db: EpisodeDatabase, arguments: dict[str, Any], context: Context | None, may_write: bool
+) -> CallToolResult:
+    with db.transaction(may_write) as store:
         token = _store.set(store)
         try:
             result = await tool.run(arguments, context or _OUTSIDE_REQUESTS, convert_result=True)

@@ -48,7 +48,7 @@ def test_sizes_and_id_formats(rows):
 
 
 def test_seed_image_stays_small():
-    assert len(DOMAIN.seed_image._connection.serialize()) < 4 * 1024 * 1024
+    assert len(DOMAIN.seed_image.image_bytes) < 4 * 1024 * 1024
 
 
 def test_flight_days_follow_the_clock(rows):

@@ -37,7 +37,7 @@ def test_sizes(seed):
     assert len(seed.games) >= 450 and len(seed.tickets) >= 1500
     assert len(seed.orders) >= 500 and len(seed.passes) >= 100
     assert len(seed.camps) == 36 and len(seed.registrations) >= 100
-    assert len(DOMAIN.seed_image._connection.serialize()) < 8 * 1024 * 1024
+    assert len(DOMAIN.seed_image.image_bytes) < 8 * 1024 * 1024
 
 
 def test_generation_is_deterministic_and_depends_on_the_seed():

@@ -1,8 +1,10 @@
-"""A real `taue serve env` process (one per module): its memory falls back after episodes expire (RSS
-read with psutil), and clients that go away are one warning line in its log, never a traceback."""
+"""A real `taue serve env` process (one per module): episodes that only read copy no database, and its
+memory falls back after episodes that wrote expire (RSS read with psutil); clients that go away are
+one warning line in its log, never a traceback."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import time
@@ -12,6 +14,8 @@ import httpx2
 import psutil
 import pytest
 
+from taue.envs.runtime.discovery import get_domain
+from taue.runner.mcp_session import episode_session
 from tests.envs.served import ServedDomain, served_domain
 
 MB = 1024 * 1024
@@ -35,26 +39,51 @@ def test_settings_come_from_the_environment(served: ServedDomain) -> None:
 
 
 def test_memory_returns_to_baseline_after_expiry(served: ServedDomain) -> None:
-    """200 airline episodes (~3 MB of database each) expire; the server's RSS falls back."""
+    """Airline episodes that read only share the seed (no copy); 60 that called a write tool hold
+    ~3 MB of database each, and once they expire the server's RSS falls back."""
     with httpx2.Client(base_url=served.control_url, headers=served.admin, timeout=30) as http:
         for _ in range(5):  # warm-up: what every server allocates on first use
             http.delete(f"/episodes/{http.post('/episodes', json={}).json()['episode_id']}")
         baseline = rss(served)
-        started = time.monotonic()
-        for _ in range(200):  # on the seed database: the same memory, made faster than a task's
+        for _ in range(200):
             assert http.post("/episodes", json={}).status_code == 201
+        assert rss(served) - baseline < 200 * 0.5 * MB, "an episode that has not written copies nothing"
+        wait_for_expiry(http)
+        baseline = rss(served)
+        started = time.monotonic()
+        asyncio.run(create_and_write(served, 60))
         peak, live = rss(served), len(http.get("/episodes").json()["episodes"])
         created_s = time.monotonic() - started
-        assert live >= 100, f"creating took {created_s:.1f} s: most episodes expired on the way"
-        assert peak - baseline > live * 2.5 * MB, "each live episode should hold ~3 MB"
-        deadline = time.monotonic() + 15
-        while http.get("/episodes").json()["episodes"] and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert http.get("/episodes").json() == {"episodes": []}
+        assert live >= 30, f"creating took {created_s:.1f} s: most episodes expired on the way"
+        assert peak - baseline > live * 2.5 * MB, "each live episode that wrote should hold ~3 MB"
+        wait_for_expiry(http)
         time.sleep(0.5)
         after = rss(served)
     figures = f"baseline {baseline // MB}, peak {peak // MB} ({live} live), after {after // MB}"
     assert after - baseline < 0.15 * (peak - baseline), f"RSS MB: {figures}"
+
+
+def wait_for_expiry(http: httpx2.Client) -> None:
+    deadline = time.monotonic() + 15
+    while http.get("/episodes").json()["episodes"] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert http.get("/episodes").json() == {"episodes": []}
+
+
+async def create_and_write(served: ServedDomain, count: int) -> None:
+    """`count` episodes, each calling a write tool once over MCP (the call copies the seed for it,
+    whether or not the write succeeds)."""
+    domain = get_domain("airline")
+    name = sorted(domain.write_tools)[0]
+    async with httpx2.AsyncClient(base_url=served.control_url, headers=served.admin, timeout=30) as http:
+
+        async def one() -> None:
+            created = (await http.post("/episodes", json={})).json()
+            auth = {"Authorization": f"Bearer {created['token']}"}
+            async with episode_session(created["mcp_url"], auth) as client:
+                await client.call_tool(name, {})
+
+        await asyncio.gather(*(one() for _ in range(count)))
 
 
 def send_and_drop(port: int, head: str, body: bytes, reset: bool = False, wait: float = 0.2) -> None:

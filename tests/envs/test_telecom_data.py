@@ -124,7 +124,7 @@ def test_records_round_trip_through_the_models():
 def test_seed_database_is_small_and_resets_fast():
     database = DOMAIN.new_database()
     assert len(database.canonical_state()) < 3 * 1024 * 1024
-    assert len(DOMAIN.seed_image._connection.serialize()) < 3 * 1024 * 1024
+    assert len(DOMAIN.seed_image.image_bytes) < 3 * 1024 * 1024
     database.close()
 
 

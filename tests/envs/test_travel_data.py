@@ -187,4 +187,4 @@ def test_inventory_has_stock_and_sold_out_items(view):
 
 
 def test_seed_image_stays_small():
-    assert len(DOMAIN.seed_image._connection.serialize()) < 6 * 1024 * 1024
+    assert len(DOMAIN.seed_image.image_bytes) < 6 * 1024 * 1024
