@@ -16,16 +16,16 @@ EMOTION_LINES: dict[str, tuple[str, ...]] = {
         "This is a bit irritating, honestly.",
         "I'm somewhat annoyed that I have to call about this.",
     ),
-    "frustration": ("I'm honestly fed up with this.", "This keeps going wrong and it's wearing me down."),
+    "frustration": ("I'm honestly fed up with this.", "This whole process is wearing me down."),
     "argumentativeness": (
         "I want this done properly, and I won't accept excuses.",
         "Let's be clear from the start: I know what I'm asking for.",
     ),
     "bitterness": (
-        "Of course this happened to me again.",
+        "Of course this had to happen to me.",
         "I've come to expect this kind of thing from you.",
     ),
-    "exasperation": ("I have had it with this.", "I can't believe I still have to deal with this."),
+    "exasperation": ("I have had it with this.", "I can't believe I have to deal with this."),
     "anxiety": ("I'm really worried about this.", "This has me on edge, I keep thinking it will go wrong."),
     "nervousness": (
         "I'm a little nervous about this.",
@@ -54,7 +54,7 @@ EMOTION_LINES: dict[str, tuple[str, ...]] = {
         "Nothing seems to go right lately.",
     ),
     "sorrow": ("It's been a sad week, and this doesn't help.", "I'm feeling rather low about all this."),
-    "relief": ("What a relief to finally reach someone.", "I'm glad I got through to you."),
+    "relief": ("What a relief to reach someone.", "I'm glad I got through to you."),
     "pride": (
         "I've already worked out what I need.",
         "I like to keep my affairs in order, so let's do this right.",
@@ -156,6 +156,36 @@ OWN_LABELS = {
 }
 """How a customer says its own details (the rest: "My user id is …")."""
 _SUFFIX = re.compile(r"_\d+$")
+_LEAD = (("You are ", "I'm "), ("Your ", "My "), ("You ", "I "))
+_OBJECT = re.compile(
+    r"\b(against|stop|trip|cost|tell|guide|show|shortchanged|to|strikes|makes|make|for|at|with|of|on) you\b"
+)
+_BE = {"are": "am", "were": "was"}
+
+
+def first_person(phrase: str) -> str:
+    """A second-person clause of the phrase bank in the customer's own words, as a sentence."""
+    for old, new in _LEAD:
+        if phrase.startswith(old):
+            phrase = new + phrase[len(old) :]
+            break
+    phrase = _OBJECT.sub(lambda m: f"{m.group(1)} me", phrase)
+    phrase = re.sub(r"\byourself\b", "myself", phrase)
+    phrase = re.sub(r"\byour\b", "my", phrase)
+    phrase = re.sub(r"\byou (are|were)\b", lambda m: f"I {_BE[m.group(1)]}", phrase)
+    phrase = re.sub(r"\byou\b", "I", phrase)
+    phrase = phrase.replace("the agent is", "you are").replace("the agent's", "your")
+    return phrase.replace("the agent", "you") + "."
+
+
+def feeling_line(instruction: str, emotion: str) -> str | None:
+    """The feeling clause of the task's emotion text in the first person; None when the text holds
+    none of the emotion's feeling phrases (a task not written from the phrase bank)."""
+    from taue.simulator.anchors.phrases import FEELINGS
+
+    lowered = instruction.lower()
+    phrase = next((f for f in FEELINGS.get(emotion, ()) if f.lower() in lowered), None)
+    return first_person(phrase) if phrase else None
 
 
 def fact_label(name: str) -> str:
@@ -200,8 +230,9 @@ class Voice:
         seed: int,
         emotion: str | None = None,
         reassurance: bool = False,
+        feeling: str | None = None,
     ) -> None:
-        self.family, self.emotion = family, emotion
+        self.family, self.emotion, self.feeling = family, emotion, feeling
         self.politeness, self.urgency, self.trust = politeness, urgency, trust
         self.reassurance = reassurance
         self._rng = random.Random(seed)
@@ -212,7 +243,7 @@ class Voice:
     def opening(self, body: str) -> str:
         parts = [
             self._pick(GREETINGS[self.politeness]),
-            self._pick(EMOTION_LINES[self.emotion]) if self.emotion else "",
+            self.feeling or (self._pick(EMOTION_LINES[self.emotion]) if self.emotion else ""),
             body,
             self._pick(URGENCY_MARKERS[self.urgency]),
             self._pick(TRUST_MARKERS[self.trust]),
