@@ -156,36 +156,6 @@ OWN_LABELS = {
 }
 """How a customer says its own details (the rest: "My user id is …")."""
 _SUFFIX = re.compile(r"_\d+$")
-_LEAD = (("You are ", "I'm "), ("Your ", "My "), ("You ", "I "))
-_OBJECT = re.compile(
-    r"\b(against|stop|trip|cost|tell|guide|show|shortchanged|to|strikes|makes|make|for|at|with|of|on) you\b"
-)
-_BE = {"are": "am", "were": "was"}
-
-
-def first_person(phrase: str) -> str:
-    """A second-person clause of the phrase bank in the customer's own words, as a sentence."""
-    for old, new in _LEAD:
-        if phrase.startswith(old):
-            phrase = new + phrase[len(old) :]
-            break
-    phrase = _OBJECT.sub(lambda m: f"{m.group(1)} me", phrase)
-    phrase = re.sub(r"\byourself\b", "myself", phrase)
-    phrase = re.sub(r"\byour\b", "my", phrase)
-    phrase = re.sub(r"\byou (are|were)\b", lambda m: f"I {_BE[m.group(1)]}", phrase)
-    phrase = re.sub(r"\byou\b", "I", phrase)
-    phrase = phrase.replace("the agent is", "you are").replace("the agent's", "your")
-    return phrase.replace("the agent", "you") + "."
-
-
-def feeling_line(instruction: str, emotion: str) -> str | None:
-    """The feeling clause of the task's emotion text in the first person; None when the text holds
-    none of the emotion's feeling phrases (a task not written from the phrase bank)."""
-    from taue.simulator.anchors.phrases import FEELINGS
-
-    lowered = instruction.lower()
-    phrase = next((f for f in FEELINGS.get(emotion, ()) if f.lower() in lowered), None)
-    return first_person(phrase) if phrase else None
 
 
 def fact_label(name: str) -> str:
@@ -230,9 +200,8 @@ class Voice:
         seed: int,
         emotion: str | None = None,
         reassurance: bool = False,
-        feeling: str | None = None,
     ) -> None:
-        self.family, self.emotion, self.feeling = family, emotion, feeling
+        self.family, self.emotion = family, emotion
         self.politeness, self.urgency, self.trust = politeness, urgency, trust
         self.reassurance = reassurance
         self._rng = random.Random(seed)
@@ -243,7 +212,7 @@ class Voice:
     def opening(self, body: str) -> str:
         parts = [
             self._pick(GREETINGS[self.politeness]),
-            self.feeling or (self._pick(EMOTION_LINES[self.emotion]) if self.emotion else ""),
+            self._pick(EMOTION_LINES[self.emotion]) if self.emotion else "",
             body,
             self._pick(URGENCY_MARKERS[self.urgency]),
             self._pick(TRUST_MARKERS[self.trust]),

@@ -23,7 +23,7 @@ from taue.simulator.facts import IDENTITY_FACTS, best_guess, fact_names
 from taue.simulator.goals import GoalTracker
 from taue.simulator.needs import REASON, for_need, other_payment, with_policy_facts
 from taue.simulator.overclaims import overclaims
-from taue.simulator.phrasing import Voice, feeling_line, state_fact
+from taue.simulator.phrasing import Voice, state_fact
 from taue.simulator.satisfaction import COSTS, NEUTRAL, Event, Satisfaction, patience_budget, profile
 from taue.simulator.session import UserOptions
 from taue.simulator.understanding import FactBook, Reading, comparable, read_message
@@ -100,7 +100,6 @@ class ScriptedUser:
             seed,
             emotion=name,
             reassurance=self.reassurance,
-            feeling=feeling_line(emotion.instruction, emotion.emotion) if emotion else None,
         )
         self.satisfaction = Satisfaction(patience_budget(politeness, urgency, trust, name))
         known = scenario.known_info

@@ -13,7 +13,6 @@ from taue.envs.runtime.discovery import get_domain
 from taue.simulator.anchors import anchors_for
 from taue.simulator.anchors.compose import anchor_stream
 from taue.simulator.anchors.phrases import BEHAVIOURS, FEELINGS
-from taue.simulator.phrasing import feeling_line, first_person
 from taue.tracer import semantic_words as words
 from taue.tracer.build import is_challenge_position, tracer_spec
 from taue.tracer.conditions import BLOCK, block_conditions, design_slot, designed_condition, fits_situation
@@ -111,16 +110,6 @@ def test_the_stream_begins_with_the_committed_anchors_and_knows_its_clauses() ->
     clashing = "You let the agent work at their own pace"
     assert not clauses_fit([clashing], condition, "errand", "first")
     assert all(clashing not in text for text in fitting_anchors(condition, "errand", "first"))
-
-
-def test_the_scripted_opening_speaks_the_feeling_of_the_tasks_text() -> None:
-    text = "You feel stuck and thwarted, as if the process keeps working against you. You need it today."
-    said = "I feel stuck and thwarted, as if the process keeps working against me."
-    assert feeling_line(text, "frustration") == said
-    assert first_person("You dread hearing what the agent is about to tell you") == (
-        "I dread hearing what you are about to tell me."
-    )
-    assert feeling_line("You are fed up.", "frustration") is None
 
 
 def test_a_task_played_under_another_condition_gets_a_fitting_text_of_it() -> None:
