@@ -61,11 +61,16 @@ class Plan:
 
 
 def with_condition(task: Task, condition_id: str) -> Task:
-    """The task played under another emotion condition (neutral twins stay neutral)."""
+    """The task played under another emotion condition (neutral twins stay neutral), with an emotion
+    text of that condition fitting the task's situation."""
     if task.emotion is None:
         return task
+    from taue.tracer.fit import text_under
+
     chosen = condition(condition_id)
-    emotion = task.emotion.model_copy(update=chosen.model_dump())
+    stages = task.provenance.stages if task.provenance else {}
+    text = text_under(chosen, task.domain, stages)
+    emotion = task.emotion.model_copy(update={**chosen.model_dump(), "instruction": text})
     return task.model_copy(update={"emotion": emotion})
 
 

@@ -1,9 +1,9 @@
 """The LLM user backend: a language model plays the emotional user over any OpenAI-compatible
 chat-completions endpoint (vLLM, llama.cpp's server, a hosted API).
 
-The prompt (docs/simulator.md, "The LLM user"): guidelines, the task's scenario, the emotion
-instruction (the condition's anchor instruction by default) and the rules for `###STOP###` and
-`###UNSATISFIED###`.
+The prompt (docs/simulator.md, "The LLM user"): guidelines, the task's scenario, the task's one
+emotion text (`emotion.instruction`, the text the scripted user's opening speaks from too) and the
+rules for `###STOP###` and `###UNSATISFIED###`.
 As in τ-bench the roles are flipped: the simulator model sees the agent's messages as `user` turns
 and writes its own as `assistant` turns, starting from a fixed agent greeting. Requests carry
 temperature 0 (from `UserOptions`) and the episode's seed.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from typing import Any, Literal, cast
+from typing import Any
 
 import openai
 
@@ -35,8 +35,6 @@ AGENT_GREETING = "Hi! How can I help you today?"
 API_KEY_VARIABLES = ("TAUE_USER_API_KEY", "OPENAI_API_KEY")
 LOCAL_API_KEY = "not-needed"
 """Sent when neither variable is set: local servers (vLLM, llama.cpp) accept any key."""
-EMOTION_SOURCE_VARIABLE = "TAUE_USER_EMOTION_SOURCE"
-EmotionSource = Literal["auto", "anchor", "task"]
 MAX_TOKENS = 256
 REQUEST_TIMEOUT = 60.0
 RETRY_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0)
@@ -98,30 +96,19 @@ def scenario_text(task: Task) -> str:
     return "\n\n".join(parts)
 
 
-def emotion_instruction(task: Task, seed: int, source: EmotionSource = "auto") -> str:
-    """How the user feels: one of the condition's anchor instructions (chosen by seed) when anchors
-    are installed and `source` allows, else the task's own emotion instruction."""
+def emotion_instruction(task: Task) -> str:
+    """How the user feels: the task's one emotion text, chosen by the Tracer to fit its situation."""
     if task.emotion is None:
         return "You are calm and matter-of-fact: no particular emotion colours how you talk."
-    if source in ("auto", "anchor"):
-        try:
-            from taue.simulator.anchors import anchors_for
-
-            texts = anchors_for(task.emotion.condition_id)
-        except (ImportError, KeyError, OSError):
-            if source == "anchor":
-                raise
-        else:
-            return texts[seed % len(texts)]
     return task.emotion.instruction
 
 
-def system_prompt(task: Task, seed: int, source: EmotionSource = "auto") -> str:
+def system_prompt(task: Task) -> str:
     return "\n\n".join(
         [
             GUIDELINES.format(stop=STOP, unsatisfied=UNSATISFIED),
             scenario_text(task),
-            "# How you feel\n" + emotion_instruction(task, seed, source),
+            "# How you feel\n" + emotion_instruction(task),
         ]
     )
 
@@ -174,16 +161,12 @@ class LLMUser:
         task: Task,
         seed: int,
         options: UserOptions,
-        emotion_source: EmotionSource | None = None,
     ) -> None:
         if not options.model or not options.base_url:
             raise SimulatorError("the llm user needs a model and a base URL (--user-model, --user-base-url)")
         self.task, self.seed, self.options = task, seed, options
-        source = emotion_source or os.environ.get(EMOTION_SOURCE_VARIABLE, "auto")
-        if source not in ("auto", "anchor", "task"):
-            raise SimulatorError(f"{EMOTION_SOURCE_VARIABLE} must be auto, anchor or task, not {source!r}")
         self.messages: list[dict[str, str]] = [
-            {"role": "system", "content": system_prompt(task, seed, cast(EmotionSource, source))},
+            {"role": "system", "content": system_prompt(task)},
             {"role": "user", "content": AGENT_GREETING},
         ]
         self.usage: dict[str, int] = {"prompt_tokens": 0, "completion_tokens": 0}

@@ -16,16 +16,16 @@ EMOTION_LINES: dict[str, tuple[str, ...]] = {
         "This is a bit irritating, honestly.",
         "I'm somewhat annoyed that I have to call about this.",
     ),
-    "frustration": ("I'm honestly fed up with this.", "This keeps going wrong and it's wearing me down."),
+    "frustration": ("I'm honestly fed up with this.", "This whole process is wearing me down."),
     "argumentativeness": (
         "I want this done properly, and I won't accept excuses.",
         "Let's be clear from the start: I know what I'm asking for.",
     ),
     "bitterness": (
-        "Of course this happened to me again.",
+        "Of course this had to happen to me.",
         "I've come to expect this kind of thing from you.",
     ),
-    "exasperation": ("I have had it with this.", "I can't believe I still have to deal with this."),
+    "exasperation": ("I have had it with this.", "I can't believe I have to deal with this."),
     "anxiety": ("I'm really worried about this.", "This has me on edge, I keep thinking it will go wrong."),
     "nervousness": (
         "I'm a little nervous about this.",
@@ -54,7 +54,7 @@ EMOTION_LINES: dict[str, tuple[str, ...]] = {
         "Nothing seems to go right lately.",
     ),
     "sorrow": ("It's been a sad week, and this doesn't help.", "I'm feeling rather low about all this."),
-    "relief": ("What a relief to finally reach someone.", "I'm glad I got through to you."),
+    "relief": ("What a relief to reach someone.", "I'm glad I got through to you."),
     "pride": (
         "I've already worked out what I need.",
         "I like to keep my affairs in order, so let's do this right.",

@@ -51,6 +51,7 @@ def set_stats(tasks: list[Task], write_tools: frozenset[str]) -> dict[str, Any]:
             ).most_common()
         ),
         "refusal_share": round(sum(map(is_challenge, tasks)) / count, 3),
+        "situations": situation_table(tasks),
         "conditions": {
             "distinct": len(set(conditions)),
             "distinct_share": round(len(set(conditions)) / count, 3),
@@ -68,6 +69,36 @@ def set_stats(tasks: list[Task], write_tools: frozenset[str]) -> dict[str, Any]:
             if emotions
             else {},
         },
+    }
+
+
+def situation_table(tasks: list[Task]) -> dict[str, Any]:
+    """The condition x situation table: tasks per emotion (by family) and situation (as recorded by the
+    build, else from the task's intents), the contacts, and the tasks whose emotion does not fit their
+    situation (`taue.tracer.fit`)."""
+    from taue.tracer.fit import emotion_fits, fit_table, recorded_situation
+
+    order = fit_table().order
+    by_emotion: dict[str, Counter[str]] = {e: Counter() for emotions in FAMILIES.values() for e in emotions}
+    contacts: Counter[str] = Counter()
+    unfit = 0
+    for task in tasks:
+        known, contact = recorded_situation(task.domain, _stages(task))
+        situation = known or "unknown"
+        contacts[contact] += 1
+        if task.emotion is None:
+            continue
+        by_emotion[task.emotion.emotion][situation] += 1
+        unfit += situation not in order or not emotion_fits(task.emotion.emotion, situation)
+    columns = [*order, *sorted({s for row in by_emotion.values() for s in row} - set(order))]
+    return {
+        "situations": columns,
+        "by_emotion": {e: [row[s] for s in columns] for e, row in by_emotion.items()},
+        "by_family": {
+            f: [sum(by_emotion[e][s] for e in emotions) for s in columns] for f, emotions in FAMILIES.items()
+        },
+        "contacts": dict(sorted(contacts.items())),
+        "unfit": unfit,
     }
 
 
@@ -151,14 +182,22 @@ def set_problems(domain: Domain, eval_count: int = 58, train_count: int = 700) -
     return problems
 
 
-def cross_domain_conditions(domains: list[Domain]) -> dict[str, Any]:
+def cross_domain_conditions(domains: list[Domain], with_situations: bool = False) -> dict[str, Any]:
+    """Distinct conditions across the evaluation sets; with `with_situations`, the condition x
+    situation table of both splits over all the domains."""
     conditions = [t.condition_id for d in domains for t in emotional(d.tasks)]
     count = len(conditions) or 1
-    return {
+    across: dict[str, Any] = {
         "tasks": len(conditions),
         "distinct": len(set(conditions)),
         "distinct_share": round(len(set(conditions)) / count, 3),
     }
+    if with_situations:
+        across["situations"] = {
+            "eval": situation_table([t for d in domains for t in emotional(d.tasks)]),
+            "train": situation_table([t for d in domains for t in d.train_tasks]),
+        }
+    return across
 
 
 def write_report_file(folder: Path, text: str) -> Path:

@@ -12,6 +12,7 @@ import json
 import random
 import re
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -26,6 +27,7 @@ from taue.simulator.anchors.phrases import (
 )
 
 ANCHORS_PER_CONDITION = 10
+ANCHOR_POOL = 40
 SEED_PREFIX = "taue-anchors-v1"
 BEHAVIOUR_RATE = 0.6
 MAX_CLAUSES_PER_SENTENCE = 3
@@ -75,8 +77,22 @@ def _partitions(n_clauses: int) -> list[tuple[int, ...]]:
     return found
 
 
+class StreamAnchor(BaseModel):
+    """An anchor of a condition's stream with the phrases it was composed of."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    clauses: tuple[str, ...]
+
+
 def compose(condition: Condition, rng: random.Random) -> str:
     """One anchor text for `condition`, drawn with `rng`."""
+    return compose_parts(condition, rng).text
+
+
+def compose_parts(condition: Condition, rng: random.Random) -> StreamAnchor:
+    """One anchor for `condition` and its clauses, drawn with `rng`."""
     clauses = [rng.choice(FEELINGS[condition.emotion])]
     if rng.random() < BEHAVIOUR_RATE:
         clauses.append(rng.choice(BEHAVIOURS[condition.emotion]))
@@ -91,17 +107,29 @@ def compose(condition: Condition, rng: random.Random) -> str:
     for size in rng.choice(_partitions(len(clauses))):
         groups.append(_join(clauses[start : start + size], rng))
         start += size
-    return " ".join(groups)
+    return StreamAnchor(text=" ".join(groups), clauses=tuple(clauses))
+
+
+def _stream(condition: Condition, count: int) -> list[StreamAnchor]:
+    rng = random.Random(f"{SEED_PREFIX}:{condition.id}")
+    found: dict[str, StreamAnchor] = {}
+    while len(found) < count:
+        drawn = compose_parts(condition, rng)
+        found.setdefault(drawn.text, drawn)
+    return list(found.values())
+
+
+@cache
+def anchor_stream(condition: Condition) -> tuple[StreamAnchor, ...]:
+    """The first `ANCHOR_POOL` distinct anchors of the condition's seeded stream; the committed
+    anchors are its first `ANCHORS_PER_CONDITION`. The Tracer picks a task's emotion text among those
+    that fit its situation (`taue.tracer.fit`)."""
+    return tuple(_stream(condition, ANCHOR_POOL))
 
 
 def anchors_of(condition: Condition) -> list[Anchor]:
     """The `ANCHORS_PER_CONDITION` distinct anchors of one condition."""
-    rng = random.Random(f"{SEED_PREFIX}:{condition.id}")
-    texts: list[str] = []
-    while len(texts) < ANCHORS_PER_CONDITION:
-        text = compose(condition, rng)
-        if text not in texts:
-            texts.append(text)
+    texts = [a.text for a in _stream(condition, ANCHORS_PER_CONDITION)]
     return [Anchor(condition=condition.id, index=i, text=t) for i, t in enumerate(texts)]
 
 

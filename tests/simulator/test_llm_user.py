@@ -27,7 +27,7 @@ SEED = 4242
 @pytest.fixture(autouse=True)
 def fast_and_keyless(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(llm, "RETRY_DELAYS", (0.0, 0.0, 0.0, 0.0))
-    for variable in (*llm.API_KEY_VARIABLES, llm.EMOTION_SOURCE_VARIABLE):
+    for variable in llm.API_KEY_VARIABLES:
         monkeypatch.delenv(variable, raising=False)
 
 
@@ -49,7 +49,7 @@ async def test_requests_are_exactly_the_role_flipped_conversation() -> None:
                 ],
             )
         )
-    prompt = system_prompt(task, SEED)
+    prompt = system_prompt(task)
     assert '"[Confirmation]"' in prompt  # the user is told how the service's confirmations look
     opening = [{"role": "system", "content": prompt}, {"role": "user", "content": AGENT_GREETING}]
     common = {"model": "user-model", "temperature": 0.0, "seed": SEED, "max_tokens": llm.MAX_TOKENS}
@@ -74,11 +74,11 @@ async def test_requests_are_exactly_the_role_flipped_conversation() -> None:
     assert user.usage == {"prompt_tokens": 22, "completion_tokens": 14}
 
 
-def test_prompt_has_guidelines_scenario_anchor_and_rules_but_no_discoverable_values() -> None:
+def test_prompt_has_guidelines_scenario_emotion_text_and_rules_but_no_discoverable_values() -> None:
     task = make_task(emotion="anxiety", family="fear")
-    prompt = system_prompt(task, SEED)
-    anchor = anchors_for(task.condition_id)[SEED % 10]
-    assert anchor in prompt and task.emotion.instruction not in prompt
+    prompt = system_prompt(task)
+    assert task.emotion.instruction in prompt
+    assert not any(a in prompt for a in anchors_for(task.condition_id) if a != task.emotion.instruction)
     for text in ("one message at a time", "Never invent", "Paraphrase", STOP, UNSATISFIED, "ana_lee_1234"):
         assert text in prompt
     assert "Please cancel reservation ABC123." in prompt and "payment id" in prompt
@@ -86,16 +86,11 @@ def test_prompt_has_guidelines_scenario_anchor_and_rules_but_no_discoverable_val
     assert task.instruction in prompt
 
 
-def test_emotion_source_is_switchable(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_user_speaks_from_the_tasks_one_emotion_text() -> None:
     task = make_task()
-    assert task.emotion.instruction in system_prompt(task, SEED, "task")
-    monkeypatch.setenv(llm.EMOTION_SOURCE_VARIABLE, "task")
     user = LLMUser(task, SEED, options("http://127.0.0.1:9/v1"))
     assert task.emotion.instruction in user.messages[0]["content"]
-    monkeypatch.setenv(llm.EMOTION_SOURCE_VARIABLE, "sometimes")
-    with pytest.raises(SimulatorError, match="auto, anchor or task"):
-        LLMUser(task, SEED, options("http://127.0.0.1:9/v1"))
-    assert "calm" in system_prompt(make_task(emotion=None), SEED)
+    assert "calm" in system_prompt(make_task(emotion=None))
 
 
 @pytest.mark.parametrize(
@@ -233,7 +228,7 @@ async def test_episode_through_the_runner_ends_on_the_llm_users_stop_with_tokens
     }
     task = get_domain("airline").task_index["airline-001"]
     assert d.requests[0]["seed"] == record.seed
-    assert d.requests[0]["messages"][0]["content"] == system_prompt(task, record.seed)
+    assert d.requests[0]["messages"][0]["content"] == system_prompt(task)
 
 
 async def test_the_llm_user_records_a_goal_write_it_had_not_said_yes_to() -> None:

@@ -1,20 +1,135 @@
-"""Emotions fit the situation: enjoyment stays off policy challenges, no feeling implies a history."""
+"""Emotions fit the situation, as data (tracer/fit.toml): the table covers every intent, every
+situation the sets need has enough fitting feelings and anchors, and every user speaks from the
+task's one emotion text. The builder still keeps enjoyment off policy challenges and drops history
+words by `fits_situation` (issue 37: it pairs by the table once the sets are rebuilt)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from taue.contracts.emotions import CONDITIONS
+from taue.contracts.domain import DESIGN_DOMAINS
+from taue.contracts.emotions import BY_ID, CONDITIONS, FAMILIES
+from taue.envs.runtime.discovery import get_domain
 from taue.simulator.anchors import anchors_for
-from taue.tracer.build import is_challenge_position
-from taue.tracer.conditions import (
-    BLOCK,
-    DESIGN_DOMAINS,
-    block_conditions,
-    design_slot,
-    designed_condition,
-    fits_situation,
+from taue.simulator.anchors.compose import anchor_stream
+from taue.simulator.anchors.phrases import BEHAVIOURS, FEELINGS
+from taue.tracer import semantic_words as words
+from taue.tracer.build import is_challenge_position, tracer_spec
+from taue.tracer.conditions import BLOCK, block_conditions, design_slot, designed_condition, fits_situation
+from taue.tracer.fit import (
+    clauses_fit,
+    emotion_fits,
+    emotion_grid,
+    fit_table,
+    fitting_anchors,
+    fitting_feelings,
+    intent_fit,
+    recorded_situation,
+    task_contact,
+    task_situation,
+    text_under,
 )
+
+MIN_FITTING = 4
+PHRASES = {p for bank in (FEELINGS, BEHAVIOURS) for phrases in bank.values() for p in phrases}
+
+
+def _intents(domain: str):
+    return tracer_spec(get_domain(domain)).intents
+
+
+def test_the_table_names_every_intent_of_every_domain_and_nothing_else() -> None:
+    table = fit_table()
+    assert set(table.intents) == set(DESIGN_DOMAINS)
+    for domain in DESIGN_DOMAINS:
+        assert set(table.intents[domain]) == {i.name for i in _intents(domain)}, domain
+        challenges = [i for i in _intents(domain) if i.challenge]
+        assert all(intent_fit(domain, i.name).situation == "refusal" for i in challenges), domain
+
+
+def test_the_family_rows_follow_the_taxonomy_and_enjoyment_never_meets_a_refusal() -> None:
+    table = fit_table()
+    assert {f: set(rows) for f, rows in table.emotions.items()} == {f: set(e) for f, e in FAMILIES.items()}
+    assert not any(emotion_fits(e, "refusal") for e in FAMILIES["enjoyment"])
+    assert not any(emotion_fits(e, "good_news") for e in ("distaste", "repugnance", "desperation"))
+    assert {"failure", "loss", "refusal"}.isdisjoint(table.emotion_situations("excitement"))
+
+
+def test_every_intent_and_condition_the_sets_need_has_enough_fitting_feelings_and_anchors() -> None:
+    needed = {(f.situation, f.contact) for rows in fit_table().intents.values() for f in rows.values()}
+    short = []
+    for condition in CONDITIONS:
+        for situation, contact in sorted(needed):
+            if not emotion_fits(condition.emotion, situation):
+                continue
+            feelings = fitting_feelings(condition, situation, contact)
+            anchors = fitting_anchors(condition, situation, contact)
+            if len(feelings) < MIN_FITTING or len(anchors) < MIN_FITTING:
+                short.append((condition.id, situation, contact, len(feelings), len(anchors)))
+    assert not short, short[:10]
+
+
+def test_every_emotion_can_lead_a_task_in_every_domain() -> None:
+    """An ordinary task, or else a policy challenge (where the matching then puts it)."""
+    for domain in DESIGN_DOMAINS:
+        situations = {intent_fit(domain, i.name).situation for i in _intents(domain)}
+        for emotion in (e for emotions in FAMILIES.values() for e in emotions):
+            assert any(emotion_fits(emotion, s) for s in situations), (domain, emotion)
+
+
+def test_history_words_are_kept_for_follow_ups() -> None:
+    table = fit_table()
+    assert table.follow_up_only <= PHRASES and set(table.phrase_situations) <= PHRASES
+    assert {p for p in PHRASES if words.HISTORY.search(p)} <= table.follow_up_only
+    condition = BY_ID["frustration.neutral.moderate.cautious"]
+    history = "You are frustrated that your efforts so far have gone nowhere"
+    assert history not in fitting_feelings(condition, "failure", "first")
+    assert history in fitting_feelings(condition, "failure", "follow-up")
+    for text in fitting_anchors(condition, "failure", "first"):
+        assert not words.HISTORY.search(text), text
+
+
+def test_a_task_is_as_weighty_as_its_weightiest_need_and_a_follow_up_only_when_every_need_is() -> None:
+    assert task_situation(["errand", "failure", "money"]) == "failure"
+    assert task_contact(["follow-up", "follow-up"]) == "follow-up"
+    assert task_contact(["follow-up", "first"]) == "first"
+
+
+def test_no_fitting_anchor_says_two_opposite_things() -> None:
+    for condition in CONDITIONS:
+        situation = fit_table().emotion_situations(condition.emotion)[0]
+        for text in fitting_anchors(condition, situation, "first"):
+            for one, other in ((words.URGENT, words.PATIENT), (words.TRUSTING, words.SUSPICIOUS)):
+                assert not (one.search(text) and other.search(text)), (condition.id, text)
+
+
+def test_the_stream_begins_with_the_committed_anchors_and_knows_its_clauses() -> None:
+    condition = BY_ID["peace.warm.high.trusting"]
+    stream = anchor_stream(condition)
+    assert [a.text for a in stream[:10]] == anchors_for(condition.id) and len(stream) == 40
+    clashing = "You let the agent work at their own pace"
+    assert not clauses_fit([clashing], condition, "errand", "first")
+    assert all(clashing not in text for text in fitting_anchors(condition, "errand", "first"))
+
+
+def test_a_task_played_under_another_condition_gets_a_fitting_text_of_it() -> None:
+    chosen = BY_ID["excitement.warm.low.trusting"]
+    assert text_under(chosen, "movie", {"intents": ["buy_tickets"]}) in fitting_anchors(
+        chosen, "good_news", "first"
+    )
+    assert text_under(chosen, "bank", {"intents": ["lost_card"]}) in fitting_anchors(
+        chosen, "good_news", "first"
+    )
+    assert recorded_situation("telecom", {"intents": ["reopen_ticket", "escalate_ticket"]}) == (
+        "failure",
+        "follow-up",
+    )
+
+
+def test_docs_show_the_table_as_it_is() -> None:
+    from tests.paths import ROOT
+
+    assert emotion_grid() in (ROOT / "docs" / "emotions.md").read_text(encoding="utf-8")
 
 
 def test_enjoyment_never_meets_a_policy_challenge_and_the_block_keeps_its_conditions() -> None:

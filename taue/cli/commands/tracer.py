@@ -270,14 +270,16 @@ def stats(
     diversity, the most common sentence, ids denied); gold-call distribution, intents, write mix,
     refusal share, condition coverage and the build's rejections by reason; the distinct conditions
     across the domains' evaluation sets. With --json, `semantic_lints`: the tasks each semantic lint
-    fires on, per domain and split, and totals.
+    fires on, per domain and split, and totals; and `situations` per split (per domain and across
+    domains): the condition x situation table (tasks per emotion and family and situation, contacts,
+    and the tasks whose emotion does not fit their situation).
     """
     from taue.tracer.semantic_lints import domain_semantic_hits, semantic_lint_summary
     from taue.tracer.stats import cross_domain_conditions, domain_stats
 
     chosen = _domains(domain)
     entries = [domain_stats(d) for d in chosen]
-    across = cross_domain_conditions(chosen)
+    across = cross_domain_conditions(chosen, with_situations=as_json)
     if as_json:
         lints = semantic_lint_summary({d.name: domain_semantic_hits(d) for d in chosen})
         body = {"domains": entries, "across_domains": across, "semantic_lints": lints}
