@@ -2,8 +2,8 @@
 chat-completions endpoint (vLLM, llama.cpp's server, a hosted API).
 
 The prompt (docs/simulator.md, "The LLM user"): guidelines, the task's scenario, the task's one
-emotion text (`emotion.instruction`, the text the scripted user's opening speaks from too) and the
-rules for `###STOP###` and `###UNSATISFIED###`.
+emotion text (`emotion.instruction`, chosen by the Tracer to fit the task's situation) and the rules
+for `###STOP###` and `###UNSATISFIED###`.
 As in τ-bench the roles are flipped: the simulator model sees the agent's messages as `user` turns
 and writes its own as `assistant` turns, starting from a fixed agent greeting. Requests carry
 temperature 0 (from `UserOptions`) and the episode's seed.
