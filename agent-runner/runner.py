@@ -65,7 +65,7 @@ def with_condition(task: Task, condition_id: str) -> Task:
     text of that condition fitting the task's situation."""
     if task.emotion is None:
         return task
-    from taue.tracer.fit import text_under
+    from taue.simulator.anchors.fit import text_under
 
     chosen = condition(condition_id)
     stages = task.provenance.stages if task.provenance else {}

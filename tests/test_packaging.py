@@ -32,7 +32,7 @@ def test_the_wheel_holds_only_the_taue_namespace(tmp_path: Path) -> None:
         "taue/cli/__init__.py",
         "taue/runner/episode.py",
         "taue/simulator/anchors/anchors.json",
-        "taue/tracer/fit.toml",
+        "taue/simulator/anchors/fit.toml",
         "taue/scorer/reward.py",
     ):
         assert module in names, module

@@ -75,8 +75,8 @@ def set_stats(tasks: list[Task], write_tools: frozenset[str]) -> dict[str, Any]:
 def situation_table(tasks: list[Task]) -> dict[str, Any]:
     """The condition x situation table: tasks per emotion (by family) and situation (as recorded by the
     build, else from the task's intents), the contacts, and the tasks whose emotion does not fit their
-    situation (`taue.tracer.fit`)."""
-    from taue.tracer.fit import emotion_fits, fit_table, recorded_situation
+    situation (`taue.simulator.anchors.fit`)."""
+    from taue.simulator.anchors.fit import emotion_fits, fit_table, recorded_situation
 
     order = fit_table().order
     by_emotion: dict[str, Counter[str]] = {e: Counter() for emotions in FAMILIES.values() for e in emotions}

@@ -123,7 +123,7 @@ def _stream(condition: Condition, count: int) -> list[StreamAnchor]:
 def anchor_stream(condition: Condition) -> tuple[StreamAnchor, ...]:
     """The first `ANCHOR_POOL` distinct anchors of the condition's seeded stream; the committed
     anchors are its first `ANCHORS_PER_CONDITION`. The Tracer picks a task's emotion text among those
-    that fit its situation (`taue.tracer.fit`)."""
+    that fit its situation (`taue.simulator.anchors.fit`)."""
     return tuple(_stream(condition, ANCHOR_POOL))
 
 

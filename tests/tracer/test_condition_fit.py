@@ -1,4 +1,4 @@
-"""Emotions fit the situation, as data (tracer/fit.toml): the table covers every intent, every
+"""Emotions fit the situation, as data (simulator/anchors/fit.toml): the table covers every intent, every
 situation the sets need has enough fitting feelings and anchors, and every user speaks from the
 task's one emotion text. The builder still keeps enjoyment off policy challenges and drops history
 words by `fits_situation` (issue 37: it pairs by the table once the sets are rebuilt)."""
@@ -12,11 +12,7 @@ from taue.contracts.emotions import BY_ID, CONDITIONS, FAMILIES
 from taue.envs.runtime.discovery import get_domain
 from taue.simulator.anchors import anchors_for
 from taue.simulator.anchors.compose import anchor_stream
-from taue.simulator.anchors.phrases import BEHAVIOURS, FEELINGS
-from taue.tracer import semantic_words as words
-from taue.tracer.build import is_challenge_position, tracer_spec
-from taue.tracer.conditions import BLOCK, block_conditions, design_slot, designed_condition, fits_situation
-from taue.tracer.fit import (
+from taue.simulator.anchors.fit import (
     clauses_fit,
     emotion_fits,
     emotion_grid,
@@ -29,6 +25,10 @@ from taue.tracer.fit import (
     task_situation,
     text_under,
 )
+from taue.simulator.anchors.phrases import BEHAVIOURS, FEELINGS
+from taue.tracer import semantic_words as words
+from taue.tracer.build import is_challenge_position, tracer_spec
+from taue.tracer.conditions import BLOCK, block_conditions, design_slot, designed_condition, fits_situation
 
 MIN_FITTING = 4
 PHRASES = {p for bank in (FEELINGS, BEHAVIOURS) for phrases in bank.values() for p in phrases}

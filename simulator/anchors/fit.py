@@ -96,7 +96,7 @@ def intent_fit(domain: str, intent: str) -> IntentFit:
     try:
         return fit_table().intents[domain][intent]
     except KeyError:
-        raise KeyError(f"tracer/fit.toml has no row for intent {intent!r} of {domain!r}") from None
+        raise KeyError(f"simulator/anchors/fit.toml has no row for intent {intent!r} of {domain!r}") from None
 
 
 def emotion_fits(emotion: str, situation: str) -> bool:
@@ -122,7 +122,7 @@ def task_contact(contacts: Iterable[Contact]) -> Contact:
 
 
 def _urgency_fits(phrase: str, urgency: str) -> bool:
-    from taue.tracer.semantic_words import PATIENT, URGENT
+    from taue.simulator.anchors.clashes import PATIENT, URGENT
 
     return not (urgency == "high" and PATIENT.search(phrase)) and not (
         urgency == "low" and URGENT.search(phrase)
@@ -130,7 +130,7 @@ def _urgency_fits(phrase: str, urgency: str) -> bool:
 
 
 def _trust_fits(phrase: str, trust: str) -> bool:
-    from taue.tracer.semantic_words import SUSPICIOUS, TRUSTING
+    from taue.simulator.anchors.clashes import SUSPICIOUS, TRUSTING
 
     return not (trust == "skeptical" and TRUSTING.search(phrase)) and not (
         trust == "trusting" and SUSPICIOUS.search(phrase)
