@@ -10,16 +10,24 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from taue.contracts.emotions import CONDITIONS, Condition
+from taue.contracts.emotions import Condition
 from taue.contracts.tasks import Provenance, Task, UserScenario, neutral_twin
-from taue.envs.runtime.authoring import TracerSpec
+from taue.envs.runtime.authoring import Intent, TracerSpec
 from taue.envs.runtime.domain import Domain
-from taue.tracer.compose import Draft, Rejected, draft_task
-from taue.tracer.conditions import block_conditions, classified, emotion_for, feeling_text
+from taue.simulator.anchors.fit import Contact, emotion_fits, intent_fit, task_contact, task_situation
+from taue.tracer.compose import Draft, NeedFit, Rejected, draft_task
+from taue.tracer.conditions import (
+    Feasible,
+    classified,
+    emotion_for,
+    emotion_text,
+    feeling_text,
+    split_conditions,
+)
 from taue.tracer.graph import ToolGraph, load_graph
 from taue.tracer.lints import instruction_lints
 from taue.tracer.mixes import Shape, planned_shape
@@ -34,12 +42,31 @@ other positions hold none."""
 MAX_CANDIDATES = {"eval": 150, "train": 45}
 """Candidates for one position with its planned number of intents; after these, one intent fewer is
 planned (until one intent is left) and the count starts again."""
+ON_PLAN_SHARE = 0.5
+"""The first half of an evaluation position's candidates must take exactly the planned workflow
+lengths: drawing needs to fit the emotion favours intents with short workflows, and the evaluation
+set's mixes are realism targets."""
 FEELING_TRIES = 5
 CAREFUL_ROUNDS = 4
 
 
 def is_challenge_position(position: int) -> bool:
     return position % CHALLENGE_EVERY == 3
+
+
+def position_fits(domain: str, intents: Sequence[Intent]) -> Feasible:
+    """(position, condition) -> whether some need of the position's kind (a policy challenge, else an
+    ordinary one) fits the condition's emotion: the lead need of its task can then be drawn."""
+    has_challenges = any(i.challenge for i in intents)
+
+    def feasible(position: int, condition: Condition) -> bool:
+        challenge = is_challenge_position(position) and has_challenges
+        return any(
+            i.challenge == challenge and emotion_fits(condition.emotion, intent_fit(domain, i.name).situation)
+            for i in intents
+        )
+
+    return feasible
 
 
 class BuildError(RuntimeError):
@@ -86,7 +113,8 @@ class Builder:
         self.result = BuildResult(domain.name, seed)
         self.progress = progress or (lambda stage, done, total: None)
         self._seen: set[str] = set()
-        self._conditions: list[Condition] = []
+        self._conditions: dict[str, list[Condition]] = {}
+        self._fit_domain = domain.base or domain.name
 
     async def build(
         self, eval_count: int = 58, train_count: int = 700, verify_with_agent: bool = True
@@ -98,7 +126,7 @@ class Builder:
         return self.result
 
     async def _evaluation_set(self, count: int, verify_with_agent: bool) -> list[Task]:
-        self._conditions = block_conditions(self.domain.name, self.seed, count, is_challenge_position)
+        self._conditions["eval"] = self._split_conditions("eval", count)
         tasks: list[Task | None] = [None] * count
         used: set[str] = set()
         counter = iter(range(10**9))
@@ -121,12 +149,17 @@ class Builder:
         return [task for task in tasks if task is not None]
 
     async def _training_split(self, count: int, taken: set[str]) -> list[Task]:
+        self._conditions["train"] = self._split_conditions("train", count)
         tasks = []
         counter = iter(range(10**9))
         for position in range(count):
             tasks.append(await self._accepted(position, "train", set(taken), counter, count))
             self.progress("training", position + 1, count)
         return tasks
+
+    def _split_conditions(self, split: str, count: int) -> list[Condition]:
+        feasible = position_fits(self._fit_domain, self.spec.intents)
+        return split_conditions(self.domain.name, self.seed, split, count, feasible)
 
     def _with_twins(self, tasks: list[Task | None]) -> list[Task]:
         return [t for task in tasks if task is not None for t in (task, neutral_twin(task))]
@@ -142,11 +175,12 @@ class Builder:
         shape, or with one intent fewer each time `MAX_CANDIDATES` candidates of a shape failed."""
         shape = self._shape(split, position)
         while True:
-            for _ in range(MAX_CANDIDATES[split]):
+            for attempt in range(MAX_CANDIDATES[split]):
                 index = next(counter)
                 self.result.candidates += 1
+                on_plan = split == "eval" and attempt < MAX_CANDIDATES[split] * ON_PLAN_SHARE
                 try:
-                    task = await self._candidate(position, split, index, used, shape)
+                    task = await self._candidate(position, split, index, used, shape, on_plan)
                 except Rejected as rejected:
                     self.result.rejections[rejected.reason] += 1
                     continue
@@ -161,13 +195,18 @@ class Builder:
             f"rejections: {self.result.rejections.most_common(3)}"
         )
 
-    async def _candidate(self, position: int, split: str, index: int, used: set[str], shape: Shape) -> Task:
+    async def _candidate(
+        self, position: int, split: str, index: int, used: set[str], shape: Shape, on_plan: bool = False
+    ) -> Task:
         rng = random.Random(f"tracer:{self.domain.name}:{self.seed}:{split}:{index}")
         challenge = is_challenge_position(position)
         pool = [c for c in self.customers if c.id not in used]
-        draft = draft_task(self.spec, self.view, self.domain, self.graph, pool, rng, shape, challenge)
+        fit = NeedFit(self._fit_domain, self._conditions[split][position].emotion)
+        draft = draft_task(self.spec, self.view, self.domain, self.graph, pool, rng, shape, challenge, fit)
         if draft.entities & used:
             raise Rejected("entities already used")
+        if on_plan and sorted(draft.draws["walk_lengths"]) != sorted(shape.lengths):
+            raise Rejected("workflow lengths off the plan")
         task = await self._task(draft, position, split, index, rng)
         lints = instruction_lints(task)
         if lints:
@@ -184,9 +223,12 @@ class Builder:
     async def _task(self, draft: Draft, position: int, split: str, index: int, rng: random.Random) -> Task:
         name = self.domain.name
         task_id = f"{name}-{position + 1:03d}" if split == "eval" else f"{name}-train-{position + 1:04d}"
-        condition = self._conditions[position] if split == "eval" else rng.choice(CONDITIONS)
+        condition = self._conditions[split][position]
         topics = [part.intent.topic for part in draft.parts]
-        feeling = self._feeling(condition, topics, rng)
+        fits = [intent_fit(self._fit_domain, part.intent.name) for part in draft.parts]
+        situation = task_situation(f.situation for f in fits)
+        contact = task_contact(f.contact for f in fits)
+        text, feeling = self._feeling(condition, situation, contact, topics, rng)
         stages = {
             "split": split,
             "candidate": index,
@@ -203,6 +245,9 @@ class Builder:
             "preferences": [part.grounded.preference for part in draft.parts],
             "feeling": feeling,
             "condition": condition.id,
+            "situations": [f.situation for f in fits],
+            "situation": situation,
+            "contact": contact,
         }
         scenario = scenario_of(draft, self.spec, self.domain.write_tools, rng)
         return Task(
@@ -210,7 +255,7 @@ class Builder:
             domain=name,
             user_scenario=scenario,
             instruction=await self._instruction(draft, scenario, rng),
-            emotion=emotion_for(condition, rng),
+            emotion=emotion_for(condition, text),
             evaluation=evaluation_of(draft),
             twin=f"{task_id}-neutral" if split == "eval" else None,
             provenance=Provenance(source="tracer", index=index, seed=self.seed, stages=stages),
@@ -228,11 +273,16 @@ class Builder:
             return text
         return refined
 
-    def _feeling(self, condition: Condition, topics: list[str], rng: random.Random) -> str:
+    def _feeling(
+        self, condition: Condition, situation: str, contact: Contact, topics: list[str], rng: random.Random
+    ) -> tuple[str, str]:
+        """The task's one emotion text and the feeling written from it, which the classifier maps
+        back to the condition."""
         for _ in range(FEELING_TRIES):
-            text = feeling_text(condition, topics, rng)
-            if classified(text) == condition.id:
-                return text
+            text = emotion_text(condition, situation, contact, rng)
+            feeling = feeling_text(topics, text)
+            if classified(feeling) == condition.id:
+                return text, feeling
             self.result.rejections["feeling classified as another condition"] += 1
         raise Rejected("no feeling maps to the designed condition")
 

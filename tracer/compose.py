@@ -13,6 +13,7 @@ from typing import Any
 from taue.contracts.tasks import Action
 from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, Rule, TracerSpec
 from taue.envs.runtime.domain import Domain
+from taue.simulator.anchors.fit import emotion_fits, intent_fit, weight
 from taue.tracer.graph import ToolGraph, parameters
 from taue.tracer.mixes import Shape
 from taue.tracer.walks import walks_into
@@ -56,14 +57,50 @@ class Rejected(Exception):
         self.reason = reason
 
 
-def choose_intents(spec: TracerSpec, rng: random.Random, challenge: bool, count: int) -> list[Intent]:
-    """`count` intents (by weight); with `challenge`, one of them is a policy challenge."""
+@dataclass(frozen=True)
+class NeedFit:
+    """Which needs fit the task's emotion (`taue.simulator.anchors.fit`): the lead need's situation is
+    one the emotion fits, and no other need is weightier than the lead's, so the task's situation is
+    the lead's."""
+
+    domain: str
+    emotion: str
+
+    def situation(self, intent: Intent) -> str:
+        return intent_fit(self.domain, intent.name).situation
+
+    def fits(self, intent: Intent) -> bool:
+        return emotion_fits(self.emotion, self.situation(intent))
+
+    def not_weightier(self, intent: Intent, lead: Intent) -> bool:
+        return weight(self.situation(intent)) >= weight(self.situation(lead))
+
+
+def _by_weight(rng: random.Random, intents: list[Intent], k: int) -> list[Intent]:
+    if not intents:
+        raise Rejected("no need fits the emotion")
+    return rng.choices(intents, weights=[i.weight for i in intents], k=k)
+
+
+def choose_intents(
+    spec: TracerSpec, rng: random.Random, challenge: bool, count: int, fit: NeedFit | None = None
+) -> list[Intent]:
+    """`count` intents (by weight); with `challenge`, one of them is a policy challenge. With `fit`,
+    the lead need (the challenge, else one drawn first) fits the emotion and the others are drawn
+    among the needs no weightier than the lead."""
     ordinary = [intent for intent in spec.intents if not intent.challenge]
     challenges = [intent for intent in spec.intents if intent.challenge]
-    chosen = rng.choices(ordinary, weights=[i.weight for i in ordinary], k=count)
-    if challenge and challenges:
-        chosen[rng.randrange(len(chosen))] = rng.choices(challenges, [i.weight for i in challenges])[0]
-    return chosen
+    if fit is None:
+        chosen = rng.choices(ordinary, weights=[i.weight for i in ordinary], k=count)
+        if challenge and challenges:
+            chosen[rng.randrange(len(chosen))] = rng.choices(challenges, [i.weight for i in challenges])[0]
+        return chosen
+    leads = challenges if challenge and challenges else ordinary
+    [lead] = _by_weight(rng, [i for i in leads if fit.fits(i)], 1)
+    lighter = [i for i in ordinary if fit.not_weightier(i, lead)]
+    others = _by_weight(rng, lighter, count - 1) if count > 1 else []
+    others.insert(rng.randrange(count), lead)
+    return others
 
 
 def draft_task(
@@ -75,12 +112,13 @@ def draft_task(
     rng: random.Random,
     shape: Shape,
     challenge: bool = False,
+    fit: NeedFit | None = None,
 ) -> Draft:
     """One candidate of the planned `shape`; raises `Rejected` with the reason when the draw does not
     make a task. The planned workflow lengths may go to the intents in any order; an intent that has
     no workflow of any planned length takes another declared length (the records decide how many
     reads lead to them: the third order of a profile is three reads away)."""
-    intents = choose_intents(spec, rng, challenge, shape.intents)
+    intents = choose_intents(spec, rng, challenge, shape.intents, fit)
     customer, grounded = _ground(spec, view, customers, intents, rng)
     if all(concrete.kind == "information" for concrete in grounded):
         # Every task changes the database or protects it (a refusal): an answer alone could be

@@ -6,19 +6,21 @@ trust combination `COMBINATION_ORDER[g % 27]`; since 22 and 27 share no factor t
 conditions once before any repeats (Chinese remainder theorem), so no condition repeats within or
 across domains, every block of 58 holds every emotion two or three times and every combination of
 the three dimensions two or three times (the dimensions are independent by construction). The
-emotion order interleaves the families, so each family holds at least 15 % of any block.
+emotion order interleaves the families, so each family holds at least 15 % of any block. The
+training split follows the same design in its own range of slots, block by block.
 
-For every task a feeling is then written from the user's context only (the persona and the topics of
-the intents, never database values) in the words of the condition's phrase bank; the feeling
-classifier must map it back to the design's condition, and an anchor instruction of that condition
-is sampled for the emotional user.
+Each block's conditions are then permuted so that every position holds one its task can carry
+(`matched`; a policy challenge needs an emotion that fits a refusal), and the task's needs are drawn
+to fit the emotion (`taue.simulator.anchors.fit`). The task's one emotion text is an anchor of the condition
+whose every phrase fits the task's situation and contact; the scripted user, the LLM user and the
+written feeling all speak from it, and the feeling classifier must map the feeling back to the
+condition.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import product
@@ -26,8 +28,10 @@ from itertools import product
 from taue.contracts.domain import DESIGN_DOMAINS
 from taue.contracts.emotions import BY_ID, FAMILIES, POLITENESS, TRUST, URGENCY, Condition, condition_id
 from taue.contracts.tasks import Emotion
+from taue.simulator.anchors.fit import Contact, fitting_anchors
 
 BLOCK = 58
+TRAIN_BASE, TRAIN_STRIDE = 10_000, 1_000
 CLASSIFIER_ROUTE = "tfidf"  # numpy only and deterministic: the same feeling maps the same way everywhere
 
 
@@ -66,54 +70,70 @@ def designed_condition(slot: int, seed: int) -> Condition:
     return BY_ID[condition_id(emotion, politeness, urgency, trust)]
 
 
-def block_conditions(domain: str, seed: int, count: int, challenge: Callable[[int], bool]) -> list[Condition]:
-    """The designed conditions of a domain's evaluation set, with enjoyment kept off the policy
-    challenges: a challenge position holding an enjoyment condition trades it with the nearest
-    ordinary position that holds another family (the set's multiset of conditions is unchanged)."""
-    conditions = [designed_condition(design_slot(domain, position), seed) for position in range(count)]
-    for position in range(count):
-        if not challenge(position) or conditions[position].family != "enjoyment":
-            continue
-        nearest = sorted(range(count), key=lambda other: (abs(other - position), other))
-        other = next((q for q in nearest if not challenge(q) and conditions[q].family != "enjoyment"), None)
-        if other is not None:
-            conditions[position], conditions[other] = conditions[other], conditions[position]
+Feasible = Callable[[int, Condition], bool]
+"""(position, condition) -> whether some task of that position can carry the condition."""
+
+
+def split_slot(domain: str, split: str, position: int) -> int:
+    """The global slot of a position: the evaluation design's, or the training split's own range."""
+    if split == "eval":
+        return design_slot(domain, position)
+    return TRAIN_BASE + design_slot(domain, 0) // BLOCK * TRAIN_STRIDE + position
+
+
+def split_conditions(domain: str, seed: int, split: str, count: int, feasible: Feasible) -> list[Condition]:
+    """The designed conditions of a split, block by block of `BLOCK` positions, each block permuted
+    so that every position holds a condition it can carry (`matched`): a full block keeps exactly its
+    designed multiset of conditions."""
+    conditions: list[Condition] = []
+    for start in range(0, count, BLOCK):
+        size = min(BLOCK, count - start)
+        conditions += _block(domain, seed, split, start, size, feasible)
     return conditions
 
 
-HISTORY = re.compile(
-    r"\b(again|third time|once more|burned|grievances?|every time|keeps? happening|as usual|"
-    r"last time|before|for weeks|repeatedly|since the first|yet another|previous(ly)?|still not)\b",
-    re.IGNORECASE,
-)
-"""Words that give the situation a history: no Tracer scenario has one."""
-CALM = re.compile(
-    r"\b(no rush|not in a hurry|in no hurry|whenever|low-priority|take your time)\b", re.IGNORECASE
-)
-HURRIED = re.compile(
-    r"\b(quickly|immediately|right now|urgent|asap|hurry|over with|every minute)\b", re.IGNORECASE
-)
+def _block(domain: str, seed: int, split: str, start: int, size: int, feasible: Feasible) -> list[Condition]:
+    """One block's conditions, matched; a short block that cannot be matched on its own takes the
+    first positions of its whole block, matched."""
+
+    def designed(count: int) -> list[Condition]:
+        return [designed_condition(split_slot(domain, split, start + p), seed) for p in range(count)]
+
+    def fits(p: int, c: Condition) -> bool:
+        return feasible(start + p, c)
+
+    try:
+        return matched(designed(size), fits)
+    except ValueError:
+        if size == BLOCK:
+            raise
+        return matched(designed(BLOCK), fits)[:size]
 
 
-def fits_situation(text: str) -> bool:
-    """A feeling or anchor a Tracer task can carry: no history it lacks, no clash about time."""
-    return not HISTORY.search(text) and not (CALM.search(text) and HURRIED.search(text))
+def matched(conditions: Sequence[Condition], feasible: Feasible) -> list[Condition]:
+    """The conditions permuted so that each position's is feasible there: a position holding one it
+    cannot carry trades with the nearest position (then the earlier) whose condition it can carry and
+    that can carry its own. Deterministic; `ValueError` when no trade exists."""
+    out = list(conditions)
+    for position in range(len(out)):
+        if feasible(position, out[position]):
+            continue
+        nearest = sorted(range(len(out)), key=lambda other: (abs(other - position), other))
+        other = next((q for q in nearest if feasible(position, out[q]) and feasible(q, out[position])), None)
+        if other is None:
+            raise ValueError(f"no position can trade condition {out[position].id} with position {position}")
+        out[position], out[other] = out[other], out[position]
+    return out
 
 
-def feeling_text(condition: Condition, topics: Sequence[str], rng: random.Random) -> str:
-    """A feeling from the user's context (their topics) in the words of the condition's phrase bank."""
-    from taue.simulator.anchors.phrases import FEELINGS, POLITENESS_PHRASES, TRUST_PHRASES, URGENCY_PHRASES
+def emotion_text(condition: Condition, situation: str, contact: Contact, rng: random.Random) -> str:
+    """The task's one emotion text: an anchor of the condition whose every phrase fits."""
+    return rng.choice(fitting_anchors(condition, situation, contact))
 
-    about = " and ".join(topics)
-    feelings = [f for f in FEELINGS[condition.emotion] if fits_situation(f)] or FEELINGS[condition.emotion]
-    parts = [
-        f"You are contacting support about {about}",
-        rng.choice(feelings),
-        rng.choice(POLITENESS_PHRASES[condition.politeness]),
-        rng.choice(URGENCY_PHRASES[condition.urgency]),
-        rng.choice(TRUST_PHRASES[condition.trust]),
-    ]
-    return ". ".join(parts) + "."
+
+def feeling_text(topics: Sequence[str], text: str) -> str:
+    """The feeling written from the user's context (their topics) and the task's emotion text."""
+    return f"You are contacting support about {' and '.join(dict.fromkeys(topics))}. {text}"
 
 
 def classified(text: str) -> str:
@@ -122,12 +142,8 @@ def classified(text: str) -> str:
     return classify(text, route=CLASSIFIER_ROUTE).condition
 
 
-def emotion_for(condition: Condition, rng: random.Random) -> Emotion:
-    """The task's emotion: the condition with one of its anchor instructions, sampled."""
-    from taue.simulator.anchors import anchors_for
-
-    anchors = anchors_for(condition.id)
-    instruction = rng.choice([a for a in anchors if fits_situation(a)] or anchors)
+def emotion_for(condition: Condition, instruction: str) -> Emotion:
+    """The task's emotion: the condition with its one emotion text."""
     return Emotion(
         family=condition.family,
         emotion=condition.emotion,

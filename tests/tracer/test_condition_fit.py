@@ -1,11 +1,13 @@
-"""Emotions fit the situation, as data (simulator/anchors/fit.toml): the table covers every intent, every
-situation the sets need has enough fitting feelings and anchors, and every user speaks from the
-task's one emotion text. The builder still keeps enjoyment off policy challenges and drops history
-words by `fits_situation` (issue 37: it pairs by the table once the sets are rebuilt)."""
+"""Emotions fit the situation, as data (simulator/anchors/fit.toml): the table covers every intent,
+every situation the sets need has enough fitting feelings and anchors, the builder's matching keeps
+every block's conditions and its needs are drawn to fit the emotion."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+
+import pytest
 
 from taue.contracts.domain import DESIGN_DOMAINS
 from taue.contracts.emotions import BY_ID, CONDITIONS, FAMILIES
@@ -27,8 +29,9 @@ from taue.simulator.anchors.fit import (
 )
 from taue.simulator.anchors.phrases import BEHAVIOURS, FEELINGS
 from taue.tracer import semantic_words as words
-from taue.tracer.build import is_challenge_position, tracer_spec
-from taue.tracer.conditions import BLOCK, block_conditions, design_slot, designed_condition, fits_situation
+from taue.tracer.build import is_challenge_position, position_fits, tracer_spec
+from taue.tracer.compose import NeedFit, Rejected, choose_intents
+from taue.tracer.conditions import BLOCK, designed_condition, split_conditions, split_slot
 
 MIN_FITTING = 4
 PHRASES = {p for bank in (FEELINGS, BEHAVIOURS) for phrases in bank.values() for p in phrases}
@@ -132,22 +135,32 @@ def test_docs_show_the_table_as_it_is() -> None:
     assert emotion_grid() in (ROOT / "docs" / "emotions.md").read_text(encoding="utf-8")
 
 
-def test_enjoyment_never_meets_a_policy_challenge_and_the_block_keeps_its_conditions() -> None:
+@pytest.mark.parametrize("split, count", [("eval", BLOCK), ("train", 700)])
+def test_the_matching_keeps_each_blocks_conditions_and_fits_every_position(split: str, count: int) -> None:
     for domain in DESIGN_DOMAINS:
-        conditions = block_conditions(domain, 0, BLOCK, is_challenge_position)
-        design = [designed_condition(design_slot(domain, p), 0) for p in range(BLOCK)]
-        assert Counter(c.id for c in conditions) == Counter(c.id for c in design)
-        challenged = [conditions[p] for p in range(BLOCK) if is_challenge_position(p)]
-        assert challenged and all(c.family != "enjoyment" for c in challenged), domain
+        feasible = position_fits(domain, _intents(domain))
+        conditions = split_conditions(domain, 0, split, count, feasible)
+        designed = [designed_condition(split_slot(domain, split, p), 0) for p in range(count)]
+        for start in range(0, count, BLOCK):
+            block = slice(start, start + BLOCK)
+            assert Counter(c.id for c in conditions[block]) == Counter(c.id for c in designed[block])
+        assert all(feasible(p, c) for p, c in enumerate(conditions)), domain
+        challenged = [c for p, c in enumerate(conditions) if is_challenge_position(p)]
+        assert all(emotion_fits(c.emotion, "refusal") for c in challenged), domain
 
 
-def test_history_and_time_clashes_do_not_fit() -> None:
-    assert not fits_situation("You are sour after being burned before.")
-    assert not fits_situation("This keeps happening again and again.")
-    assert not fits_situation("You are in no rush but want it over with quickly.")
-    assert fits_situation("You are worried about the trip and want it sorted today.")
-
-
-def test_every_condition_keeps_anchors_that_fit() -> None:
-    fitting = [sum(map(fits_situation, anchors_for(c.id))) for c in CONDITIONS]
-    assert min(fitting) >= 1
+def test_needs_drawn_to_fit_give_a_task_whose_situation_the_emotion_fits() -> None:
+    rng = random.Random(0)
+    for domain in DESIGN_DOMAINS:
+        spec = tracer_spec(get_domain(domain))
+        for emotion in (e for emotions in FAMILIES.values() for e in emotions):
+            fit = NeedFit(domain, emotion)
+            for challenge in (False, True):
+                if not any(fit.fits(i) for i in spec.intents if i.challenge == challenge):
+                    with pytest.raises(Rejected):  # the matching never puts the emotion here
+                        choose_intents(spec, rng, challenge, 4, fit)
+                    continue
+                intents = choose_intents(spec, rng, challenge, 4, fit)
+                situation = task_situation(fit.situation(i) for i in intents)
+                assert len(intents) == 4 and emotion_fits(emotion, situation), (domain, emotion)
+                assert sum(i.challenge for i in intents) == challenge, (domain, emotion)

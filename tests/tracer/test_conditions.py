@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from taue.contracts.emotions import BY_ID, CONDITIONS, FAMILIES
+from taue.simulator.anchors.fit import fit_table
 from taue.tracer.conditions import (
     BLOCK,
     DESIGN_DOMAINS,
@@ -16,6 +17,7 @@ from taue.tracer.conditions import (
     design_slot,
     designed_condition,
     emotion_for,
+    emotion_text,
     feeling_text,
 )
 
@@ -57,14 +59,15 @@ def test_chi_square_detects_dependence() -> None:
 def test_feelings_come_from_the_context_and_classify_back_to_their_condition() -> None:
     rng = random.Random(0)
     for condition in CONDITIONS:
-        text = feeling_text(condition, ["cancelling an order"], rng)
-        assert text.startswith("You are contacting support about cancelling an order.")
-        assert classified(text) == condition.id, text
+        situation = fit_table().emotion_situations(condition.emotion)[0]
+        text = emotion_text(condition, situation, "first", rng)
+        feeling = feeling_text(["cancelling an order", "cancelling an order"], text)
+        assert feeling == f"You are contacting support about cancelling an order. {text}"
+        assert classified(feeling) == condition.id, feeling
 
 
-def test_the_emotion_carries_an_anchor_instruction_of_its_condition() -> None:
-    from taue.simulator.anchors import anchors_for
-
+def test_the_emotion_carries_its_one_text() -> None:
     condition = BY_ID["anxiety.warm.high.cautious"]
-    emotion = emotion_for(condition, random.Random(2))
-    assert emotion.condition_id == condition.id and emotion.instruction in anchors_for(condition.id)
+    text = emotion_text(condition, "health", "first", random.Random(2))
+    emotion = emotion_for(condition, text)
+    assert emotion.condition_id == condition.id and emotion.instruction == text
