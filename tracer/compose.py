@@ -60,8 +60,8 @@ class Rejected(Exception):
 @dataclass(frozen=True)
 class NeedFit:
     """Which needs fit the task's emotion (`taue.simulator.anchors.fit`): the lead need's situation is
-    one the emotion fits, and no other need is weightier than the lead's, so the task's situation is
-    the lead's."""
+    one the emotion fits, and every other need either is no weightier than the lead's or fits the
+    emotion itself, so the task's situation (the weightiest) is one the emotion fits."""
 
     domain: str
     emotion: str
@@ -72,8 +72,8 @@ class NeedFit:
     def fits(self, intent: Intent) -> bool:
         return emotion_fits(self.emotion, self.situation(intent))
 
-    def not_weightier(self, intent: Intent, lead: Intent) -> bool:
-        return weight(self.situation(intent)) >= weight(self.situation(lead))
+    def may_join(self, intent: Intent, lead: Intent) -> bool:
+        return weight(self.situation(intent)) >= weight(self.situation(lead)) or self.fits(intent)
 
 
 def _by_weight(rng: random.Random, intents: list[Intent], k: int) -> list[Intent]:
@@ -87,7 +87,7 @@ def choose_intents(
 ) -> list[Intent]:
     """`count` intents (by weight); with `challenge`, one of them is a policy challenge. With `fit`,
     the lead need (the challenge, else one drawn first) fits the emotion and the others are drawn
-    among the needs no weightier than the lead."""
+    among the needs that may join it (`NeedFit.may_join`)."""
     ordinary = [intent for intent in spec.intents if not intent.challenge]
     challenges = [intent for intent in spec.intents if intent.challenge]
     if fit is None:
@@ -97,8 +97,8 @@ def choose_intents(
         return chosen
     leads = challenges if challenge and challenges else ordinary
     [lead] = _by_weight(rng, [i for i in leads if fit.fits(i)], 1)
-    lighter = [i for i in ordinary if fit.not_weightier(i, lead)]
-    others = _by_weight(rng, lighter, count - 1) if count > 1 else []
+    joining = [i for i in ordinary if fit.may_join(i, lead)]
+    others = _by_weight(rng, joining, count - 1) if count > 1 else []
     others.insert(rng.randrange(count), lead)
     return others
 

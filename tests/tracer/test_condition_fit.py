@@ -164,3 +164,12 @@ def test_needs_drawn_to_fit_give_a_task_whose_situation_the_emotion_fits() -> No
                 situation = task_situation(fit.situation(i) for i in intents)
                 assert len(intents) == 4 and emotion_fits(emotion, situation), (domain, emotion)
                 assert sum(i.challenge for i in intents) == challenge, (domain, emotion)
+
+
+def test_a_need_weightier_than_the_lead_joins_only_when_it_fits() -> None:
+    intents = {i.name: i for i in _intents("telehealth")}
+    fit = NeedFit("telehealth", "argumentativeness")  # fits cancellation and errands, not health
+    lead = intents["cancel_visit"]
+    assert fit.may_join(intents["add_note"], lead)
+    assert not fit.may_join(intents["book_visit"], lead)
+    assert NeedFit("telehealth", "frustration").may_join(intents["book_visit"], intents["add_note"])
