@@ -1,6 +1,7 @@
 """Emotions fit the situation, as data (simulator/anchors/fit.toml): the table covers every intent,
 every situation the sets need has enough fitting feelings and anchors, the builder's matching keeps
-every block's conditions and its needs are drawn to fit the emotion."""
+every block's conditions, its needs are drawn to fit the emotion, and every committed task pairs its
+emotion with a situation and an emotion text that fit."""
 
 from __future__ import annotations
 
@@ -173,3 +174,20 @@ def test_a_need_weightier_than_the_lead_joins_only_when_it_fits() -> None:
     assert fit.may_join(intents["add_note"], lead)
     assert not fit.may_join(intents["book_visit"], lead)
     assert NeedFit("telehealth", "frustration").may_join(intents["book_visit"], intents["add_note"])
+
+
+def test_the_committed_sets_pair_only_fitting_emotions_and_texts() -> None:
+    rng = random.Random(0)
+    for domain in DESIGN_DOMAINS:
+        loaded = get_domain(domain)
+        tasks = [t for t in loaded.tasks if t.emotion is not None] + rng.sample(loaded.train_tasks, 60)
+        for task in tasks:
+            stages = task.provenance.stages
+            fits = [intent_fit(domain, name) for name in stages["intents"]]
+            situation = task_situation(f.situation for f in fits)
+            contact = task_contact(f.contact for f in fits)
+            assert (stages["situation"], stages["contact"]) == (situation, contact), task.id
+            assert emotion_fits(task.emotion.emotion, situation), task.id
+            condition = BY_ID[task.condition_id]
+            assert task.emotion.instruction in fitting_anchors(condition, situation, contact), task.id
+            assert stages["feeling"].endswith(task.emotion.instruction), task.id
