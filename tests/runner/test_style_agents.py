@@ -78,13 +78,13 @@ def test_the_style_agents_are_registered_for_the_matrix_and_the_wordings() -> No
 
 
 async def test_asks_payment_asks_how_each_need_is_paid_naming_the_need(played) -> None:
-    episodes = await played("asks-payment", "bank-001", "airline-021", "retail-041")
-    assert {t: r.reward for t, r in episodes.items()} == {"bank-001": 1, "airline-021": 1, "retail-041": 1}
+    episodes = await played("asks-payment", "bank-001", "airline-021", "retail-042")
+    assert {t: r.reward for t, r in episodes.items()} == {"bank-001": 1, "airline-021": 1, "retail-042": 1}
     # Two loan payments from two accounts: each question names its own loan, each answer its own account.
     asked = replies_to(episodes["bank-001"], "Which")
-    assert [("LN-449344" in q, "Main Checking" in a) for q, a in asked[:1]] == [(True, True)]
-    assert any("LN-617869" in q and "Rainy Day Savings" in a for q, a in asked)
-    assert any("refund" in q.lower() for q, _ in replies_to(episodes["retail-041"], "refund"))
+    assert [("LN-213830" in q, "Joint Checking" in a) for q, a in asked[:1]] == [(True, True)]
+    assert any("LN-946112" in q and "Goal Saver" in a for q, a in asked)
+    assert any("refund" in q.lower() for q, _ in replies_to(episodes["retail-042"], "refund"))
     assert any(m.startswith(("Thanks,", "Got it,")) for m in said(episodes["airline-021"]))
 
 
@@ -112,7 +112,7 @@ async def test_plan_announcer_announces_then_reports_in_the_passive(played) -> N
     assert {t: r.reward for t, r in episodes.items()} == {"bank-051": 1, "telehealth-011": 1}
     messages = said(episodes["bank-051"])
     assert any("Here is what I'd change:\n\n- " in m for m in messages)
-    assert "A loan payment has been made (loan id LN-913215" in " ".join(messages)
+    assert "A loan payment has been made (loan id LN-540552" in " ".join(messages)
 
 
 def test_the_paraphrased_refusals_keep_none_of_the_listed_phrases() -> None:
@@ -134,7 +134,7 @@ async def test_policy_paraphraser_refuses_in_its_own_words(played) -> None:
         for p in g.refusal_reason
     ]
     first = said(record)[0]
-    assert first.startswith("I'm afraid I can't do that for U89KHB") and not any(
+    assert first.startswith("I'm afraid I can't do that for GSKZED") and not any(
         contains(first, p) for p in reasons
     )
     assert all(m.startswith("I checked this against our policy.") for m in said(record)[1:])

