@@ -93,21 +93,10 @@ def split_conditions(domain: str, seed: int, split: str, count: int, feasible: F
 
 
 def _block(domain: str, seed: int, split: str, start: int, size: int, feasible: Feasible) -> list[Condition]:
-    """One block's conditions, matched; a short block that cannot be matched on its own takes the
-    first positions of its whole block, matched."""
-
-    def designed(count: int) -> list[Condition]:
-        return [designed_condition(split_slot(domain, split, start + p), seed) for p in range(count)]
-
-    def fits(p: int, c: Condition) -> bool:
-        return feasible(start + p, c)
-
-    try:
-        return matched(designed(size), fits)
-    except ValueError:
-        if size == BLOCK:
-            raise
-        return matched(designed(BLOCK), fits)[:size]
+    """One block's conditions: the first `size` positions of its whole block, matched. A short block
+    is never matched on its own, so a shorter build's conditions are a prefix of a longer one's."""
+    designed = [designed_condition(split_slot(domain, split, start + p), seed) for p in range(BLOCK)]
+    return matched(designed, lambda p, c: feasible(start + p, c))[:size]
 
 
 def matched(conditions: Sequence[Condition], feasible: Feasible) -> list[Condition]:

@@ -150,6 +150,14 @@ def test_the_matching_keeps_each_blocks_conditions_and_fits_every_position(split
         assert all(emotion_fits(c.emotion, "refusal") for c in challenged), domain
 
 
+def test_a_shorter_split_holds_a_prefix_of_a_longer_ones_conditions() -> None:
+    for domain in DESIGN_DOMAINS:
+        feasible = position_fits(domain, _intents(domain))
+        full = split_conditions(domain, 0, "train", 2 * BLOCK, feasible)
+        for count in (1, 50, BLOCK, BLOCK + 4):
+            assert split_conditions(domain, 0, "train", count, feasible) == full[:count], (domain, count)
+
+
 def test_needs_drawn_to_fit_give_a_task_whose_situation_the_emotion_fits() -> None:
     rng = random.Random(0)
     for domain in DESIGN_DOMAINS:
