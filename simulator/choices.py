@@ -91,7 +91,7 @@ def questionnaire_items(message: str) -> tuple[str, ...]:
 
 _INLINE_LEAD = re.compile(
     r"\b(?:about|like|prefer|choose|pick|say|including|found|between|either|need of|after|looking for|"
-    r"want|among|such as|maybe|options are|choices are|offer|think of|there is|there are|there's)"
+    r"want|among|such as|maybe|options are|choices are|offer|think of|there is|there are|there's|[Ii] see)"
     r"\s+(?P<list>[^?.!;:]+)"
 )
 _ITEM_BREAK = re.compile(r",\s*(?:or|and)\s+|,\s*|\s+or\s+|\s+and\s+")
@@ -101,20 +101,38 @@ _INLINE_ITEM_WORDS = 5
 def inline_options(sentence: str) -> tuple[Option, ...]:
     """Options named in one sentence ("How about Dogman, Hackers or High Life?", "music, sports or
     something else?"): at least two short items joined by "or" (or a list ending in "and"), the last
-    "something else" left out."""
+    "something else" left out. A record's details in parentheses ("LO-500072 (The Lantern Keeper,
+    22:30)") belong to its item: they neither split it nor count among its words."""
+    details: list[str] = []
+
+    def _park(found: re.Match[str]) -> str:
+        details.append(found.group(0))
+        return f" \x00{len(details) - 1} "
+
+    sentence = _PARENTHESES.sub(_park, sentence)
     if ":" in sentence:
         sentence = sentence.rsplit(":", 1)[1]  # "I found three flights: A, B and C."
         found = re.match(r"\s*(?P<list>[^?.!;]+)", sentence)
     else:
         found = _INLINE_LEAD.search(sentence)
     text = found.group("list") if found else sentence.rstrip("?.! ")
-    if not re.search(r"\bor\b", text) and not (found and re.search(r",.*\band\b", text)):
+    records = text.count("\x00") >= 2  # "A (…) and B (…)": records with their details
+    and_list = found and re.search(r",.*\band\b" if not records else r"\band\b", text)
+    if not re.search(r"\bor\b", text) and not and_list:
         return ()
     items = [i.strip(" ,") for i in _ITEM_BREAK.split(text) if i.strip(" ,")]
     items = [i for i in items if not re.match(r"(?:something|anything|whatever|some other|other)\b", i)]
-    if len(items) < 2 or any(len(i.split()) > _INLINE_ITEM_WORDS or _acts(i) or _describes(i) for i in items):
+    short = [_PARKED.sub(" ", i).strip() for i in items]
+    if len(items) < 2 or any(
+        not s or len(s.split()) > _INLINE_ITEM_WORDS or _acts(s) or _describes(s) for s in short
+    ):
         return ()  # "cancel it or change it?" offers two actions: a proposal, read as one
-    return tuple(Option(_label(i), i, INLINE) for i in items)
+    full = [_PARKED.sub(lambda m: f" {details[int(m.group(1))]} ", i).strip() for i in items]
+    return tuple(Option(_label(s), f, INLINE) for s, f in zip(short, full, strict=True))
+
+
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_PARKED = re.compile(r"\s*\x00(\d+)\s*")
 
 
 CLAUSE_OPENINGS = wordset(
@@ -136,6 +154,7 @@ def _acts(item: str) -> bool:
 FOUND_OPTIONS = re.compile(
     r"\b(?:i|we)(?:'ve| have)? (?:also )?(?:found|have|got|see)\b|\bthere (?:are|is)\b|\bincluding\b"
     r"|\bchoices\b|\boptions\b|^(?:how|what) about\b|\bmay i suggest\b"
+    r"|\b(?:shows|lists)\b|\byou (?:have|hold)\b"
 )
 
 

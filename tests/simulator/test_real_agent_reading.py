@@ -425,3 +425,56 @@ def test_offers_of_more_help_in_other_words_ask_nothing() -> None:
     for message in ("May I be of further assistance?", "Can I help some more?", "Anything else for today?"):
         reading = read_message(message, ["user_id"])
         assert reading.offers_help and not reading.asks_confirmation, message
+
+
+REFUND_ORDER = {
+    "id": "refund",
+    "request": "Could you refund my tickets for the 21:15 showing of Ember Falls?",
+    "targets": [{"tool": "refund_order", "arguments": {"order_id": "SO-7716"}}],
+}
+
+
+def test_records_listed_inline_with_their_details_are_a_choice_not_a_proposal() -> None:
+    """The records' details in parentheses hold commas and colons; "Which one would you like to
+    refund?" asks to pick one, it approves nothing by itself."""
+    message = (
+        "Your account shows two orders: SO-7702 (film: Paper Moons, 18:00, status: used) and SO-7716 "
+        "(film: Ember Falls, 21:15, status: booked). Which one would you like to refund?"
+    )
+    user = ScriptedUser(_task([REFUND_ORDER]), seed=0)
+    user.opening()
+    reading = read_message(message, user.book)
+    assert reading.offers_choice and not reading.asks_confirmation
+    assert [o.label for o in reading.options] == ["SO-7702", "SO-7716"]
+    reply = user.reply(message)
+    assert '"SO-7716"' in reply.message and "SO-7702" not in reply.message
+
+
+def test_a_numbered_list_of_records_then_which_one_asks_to_pick_not_for_their_details() -> None:
+    """The question is not read together with the last record's line above it (whose zip code it
+    would then seem to ask for): it picks among the records, and costs nothing."""
+    goal = {
+        "id": "address",
+        "request": "Please send my order with the Desk Lamp to my new address.",
+        "targets": [{"tool": "modify_pending_order_address", "arguments": {"order_id": "#W5521"}}],
+    }
+    user = ScriptedUser(_task([goal], {"zip": "85703", "email": "o@example.com"}), seed=0)
+    user.opening()
+    reply = user.reply(
+        "I see these orders:\n\n1. #W5510: city Tucson, zip 85703; items: Kettle; status pending\n"
+        "2. #W5521: city Tucson, zip 85703; items: Desk Lamp; status pending\n\n"
+        "Which one would you like to modify?"
+    )
+    assert user.last_reading.offers_choice and user.last_reading.facts_asked == []
+    assert '"#W5521' in reply.message and not user.satisfaction.events
+
+
+def test_the_proposal_after_a_pick_is_approved_again_as_progress_not_a_stall() -> None:
+    user = ScriptedUser(_task([CHANGE_FLIGHT]), seed=0)
+    user.opening()
+    user.reply(FLIGHT_LIST)
+    reply = user.reply("Great. Shall I move reservation Q7ZT4K to HAT311 now?")
+    assert "go ahead" in reply.message.lower()
+    assert "stall" not in [event for _, event, _ in user.satisfaction.events]
+    user.reply("Just to be sure, should I move Q7ZT4K to HAT311?")  # asked again: no progress
+    assert [event for _, event, _ in user.satisfaction.events][-1] == "stall"
