@@ -91,8 +91,10 @@ def questionnaire_items(message: str) -> tuple[str, ...]:
 
 _INLINE_LEAD = re.compile(
     r"\b(?:about|like|prefer|choose|pick|say|including|found|between|either|need of|after|looking for|"
-    r"want|among|such as|maybe|options are|choices are|offer|think of|there is|there are|there's|[Ii] see)"
-    r"\s+(?P<list>[^?.!;:]+)"
+    r"want|among|such as|maybe|options are|choices are|offer|think of|there is|there are|there's|i see|"
+    r"interested in)"
+    r"\s+(?P<list>[^?.!;:]+)",
+    re.IGNORECASE,
 )
 _ITEM_BREAK = re.compile(r",\s*(?:or|and)\s+|,\s*|\s+or\s+|\s+and\s+")
 _INLINE_ITEM_WORDS = 5
@@ -110,14 +112,15 @@ def inline_options(sentence: str) -> tuple[Option, ...]:
         return f" \x00{len(details) - 1} "
 
     sentence = _PARENTHESES.sub(_park, sentence)
-    if ":" in sentence:
-        sentence = sentence.rsplit(":", 1)[1]  # "I found three flights: A, B and C."
-        found = re.match(r"\s*(?P<list>[^?.!;]+)", sentence)
+    after_colon = sentence.rsplit(":", 1)[-1]
+    if ":" in sentence and _ITEM_BREAK.search(after_colon):
+        found = re.match(r"\s*(?P<list>[^?.!;]+)", after_colon)  # "I found three flights: A, B and C."
     else:
         found = _INLINE_LEAD.search(sentence)
     text = found.group("list") if found else sentence.rstrip("?.! ")
     records = text.count("\x00") >= 2  # "A (…) and B (…)": records with their details
-    and_list = found and re.search(r",.*\band\b" if not records else r"\band\b", text)
+    singular = found and re.match(r"there(?: is|'s)\b", found.group(0), re.IGNORECASE)
+    and_list = found and not singular and re.search(r",.*\band\b" if not records else r"\band\b", text)
     if not re.search(r"\bor\b", text) and not and_list:
         return ()
     items = [i.strip(" ,") for i in _ITEM_BREAK.split(text) if i.strip(" ,")]

@@ -478,3 +478,16 @@ def test_the_proposal_after_a_pick_is_approved_again_as_progress_not_a_stall() -
     assert "stall" not in [event for _, event, _ in user.satisfaction.events]
     user.reply("Just to be sure, should I move Q7ZT4K to HAT311?")  # asked again: no progress
     assert [event for _, event, _ in user.satisfaction.events][-1] == "stall"
+
+
+def test_inline_options_after_any_lead_and_with_a_colon_in_a_title() -> None:
+    cases = {
+        "There are Dune, Heat and Alien showing tonight.": ["Dune", "Heat", "Alien showing tonight"],
+        "How about Dune, Heat, or Alien: Resurrection?": ["Dune", "Heat", "Alien"],
+        "Are you interested in Dune, Heat or Alien?": ["Dune", "Heat", "Alien"],
+    }
+    for message, labels in cases.items():
+        reading = read_message(message, ["user_id"])
+        assert reading.offers_choice and [o.label for o in reading.options] == labels, message
+    one = read_message("There is a room with a balcony, a sea view and breakfast.", ["user_id"])
+    assert not one.offers_choice  # one thing, described
