@@ -491,3 +491,11 @@ def test_inline_options_after_any_lead_and_with_a_colon_in_a_title() -> None:
         assert reading.offers_choice and [o.label for o in reading.options] == labels, message
     one = read_message("There is a room with a balcony, a sea view and breakfast.", ["user_id"])
     assert not one.offers_choice  # one thing, described
+
+
+def test_reports_said_as_a_success_a_made_record_or_a_telegraphic_confirmation() -> None:
+    assert claim("Your dinner reservation was a success.") is Claim.STRONG
+    assert claim("Appointment confirmed, see you Tuesday.") is Claim.STRONG
+    assert claim("Your visit is made.") is Claim.WEAK  # a state reached, reported without accusing
+    assert claim("The frame is made of oak.") is Claim.NONE
+    assert claim("Your booking is not confirmed yet.") is Claim.NONE
