@@ -499,3 +499,16 @@ def test_reports_said_as_a_success_a_made_record_or_a_telegraphic_confirmation()
     assert claim("Your visit is made.") is Claim.WEAK  # a state reached, reported without accusing
     assert claim("The frame is made of oak.") is Claim.NONE
     assert claim("Your booking is not confirmed yet.") is Claim.NONE
+
+
+def test_a_request_to_confirm_in_any_polite_form_is_a_proposal_not_a_question_about_a_fact() -> None:
+    book = FactBook(
+        names=["shared_ride", "destination"], values={"shared_ride": "yes"}, known={"shared_ride"}
+    )
+    for message in (
+        "Would you confirm that you want a cab to Oslo Central and that you need a shared ride?",
+        "Can you please confirm that you'd like a shared ride to Oslo Central?",
+        "Okay, just let me confirm. You want me to book a shared ride to Oslo Central.",
+    ):
+        reading = read_message(message, book)
+        assert reading.asks_confirmation and reading.facts_asked == [], message
