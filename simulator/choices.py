@@ -130,12 +130,22 @@ def inline_options(sentence: str) -> tuple[Option, ...]:
         not s or len(s.split()) > _INLINE_ITEM_WORDS or _acts(s) or _describes(s) for s in short
     ):
         return ()  # "cancel it or change it?" offers two actions: a proposal, read as one
+    short[0] = _without_category(short[0], short[1:])
     full = [_PARKED.sub(lambda m: f" {details[int(m.group(1))]} ", i).strip() for i in items]
     return tuple(Option(_label(s), f, INLINE) for s, f in zip(short, full, strict=True))
 
 
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _PARKED = re.compile(r"\s*\x00(\d+)\s*")
+
+
+def _without_category(first: str, others: list[str]) -> str:
+    """ "orders LO-500069, LO-500072 …": the first item's lead noun names the kind of all of them, not
+    the option (the others open with no such noun)."""
+    lead, _, rest = first.partition(" ")
+    if rest and lead.islower() and lead.endswith("s") and not any(o.split()[0].islower() for o in others):
+        return rest
+    return first
 
 
 CLAUSE_OPENINGS = wordset(

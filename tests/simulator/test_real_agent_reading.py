@@ -484,6 +484,7 @@ def test_inline_options_after_any_lead_and_with_a_colon_in_a_title() -> None:
     cases = {
         "There are Dune, Heat and Alien showing tonight.": ["Dune", "Heat", "Alien showing tonight"],
         "How about Dune, Heat, or Alien: Resurrection?": ["Dune", "Heat", "Alien"],
+        "I see loans LN-4384 (a mortgage) and LN-2897 (an auto loan).": ["LN-4384", "LN-2897"],
         "Are you interested in Dune, Heat or Alien?": ["Dune", "Heat", "Alien"],
     }
     for message, labels in cases.items():
