@@ -513,3 +513,16 @@ def test_a_request_to_confirm_in_any_polite_form_is_a_proposal_not_a_question_ab
     ):
         reading = read_message(message, book)
         assert reading.asks_confirmation and reading.facts_asked == [], message
+
+
+def test_a_question_two_facts_of_the_need_in_progress_answer_alike_gets_both() -> None:
+    book = FactBook(
+        names=["pickup_city", "pickup_location", "hotel_location"],
+        values={"pickup_city": "Fresno", "pickup_location": "the airport", "hotel_location": "Paris"},
+        known={"pickup_city", "pickup_location", "hotel_location"},
+        focus="I'd like a car to pickup in Fresno, at the airport",
+    )
+    asked = read_message("Where will you collect it from?", book).facts_asked
+    assert asked == ["pickup_city", "pickup_location"]
+    book.focus = "a hotel room"  # neither is the need in progress: no guess between them
+    assert "pickup_city" not in read_message("Where will you collect it from?", book).facts_asked
