@@ -526,3 +526,20 @@ def test_a_question_two_facts_of_the_need_in_progress_answer_alike_gets_both() -
     assert asked == ["pickup_city", "pickup_location"]
     book.focus = "a hotel room"  # neither is the need in progress: no guess between them
     assert "pickup_city" not in read_message("Where will you collect it from?", book).facts_asked
+
+
+def test_confirmations_asked_with_a_tag_a_lead_or_after_an_initial_are_proposals() -> None:
+    for message in (
+        "So I'll move your booking to the 9:15 train, okay?",
+        "Alright, so 7 pm on Friday for two, right?",
+        "To be clear: a visit to Elm Court on May 3rd?",
+        "Just confirming two rooms from May 3rd.",
+        "Is the following correct; cancelling booking Q7ZT4K.",
+        "Seeking your approval to send $120 to Ana Ruiz.",
+        "Are you confirming a table for 4 at Nori House?",
+        "Just to check, are you happy for me to book the 8:10 flight?",
+        "You want to see Dr. Mara T. Quist on Monday at 9 am?",
+        "So you instead want the earlier showing?",
+    ):
+        assert read_message(message, ["user_id"]).asks_confirmation, message
+    assert not read_message("Are you travelling with children?", ["user_id"]).asks_confirmation
