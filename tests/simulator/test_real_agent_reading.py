@@ -500,6 +500,11 @@ def test_reports_said_as_a_success_a_made_record_or_a_telegraphic_confirmation()
     assert claim("Your visit is made.") is Claim.WEAK  # a state reached, reported without accusing
     assert claim("The frame is made of oak.") is Claim.NONE
     assert claim("Your booking is not confirmed yet.") is Claim.NONE
+    assert claim("The refund has been a success.") is Claim.STRONG
+    assert claim("Tickets confirmed. See you there.") is Claim.STRONG
+    assert claim("I've confirmed both bookings for you.") is Claim.STRONG
+    assert claim("Seats are reserved.") is Claim.WEAK  # a state reached, said of a bare subject
+    assert claim("Refunds are processed within 5 days.") is Claim.NONE  # a rule, not a state
 
 
 def test_a_request_to_confirm_in_any_polite_form_is_a_proposal_not_a_question_about_a_fact() -> None:
