@@ -125,6 +125,12 @@ def inline_options(sentence: str) -> tuple[Option, ...]:
         return ()
     items = [i.strip(" ,") for i in _ITEM_BREAK.split(text) if i.strip(" ,")]
     items = [i for i in items if not re.match(r"(?:something|anything|whatever|some other|other)\b", i)]
+    if any(re.fullmatch(r"not|no|none|neither", i, re.IGNORECASE) for i in items):
+        return ()  # "… travel insurance or not?" asks yes or no
+    if any(re.search(r"\byou\b", i, re.IGNORECASE) for i in items[1:]):
+        return ()  # "what area or specialty are you looking for?": two words for one thing asked
+    if not found and items:
+        items[0] = _FIRST_OPTION_LEAD.sub("", items[0])  # "Should I look at your checking or savings?"
     short = [_PARKED.sub(" ", i).strip() for i in items]
     if len(items) < 2 or any(
         not s or len(s.split()) > _INLINE_ITEM_WORDS or _acts(s) or _describes(s) for s in short
@@ -135,6 +141,12 @@ def inline_options(sentence: str) -> tuple[Option, ...]:
     return tuple(Option(_label(s), f, INLINE) for s, f in zip(short, full, strict=True))
 
 
+_FIRST_OPTION_LEAD = re.compile(
+    r"^.*\b(?:at|on|in|for|to|the|a|an|your|my|of|about|like|between|with|from|is|are|be|want|prefer|"
+    r"need)\s+(?=\S)",
+    re.IGNORECASE,
+)
+"""The question before the first option of a list with no lead word ("Is a Psychologist or …")."""
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _PARKED = re.compile(r"\s*\x00(\d+)\s*")
 
@@ -161,7 +173,8 @@ def _describes(item: str) -> bool:
 
 def _acts(item: str) -> bool:
     first = item.split()[0].lower()
-    return first == "to" or (is_verb(first) and meaning(first).startswith("class:"))
+    verb = is_verb(first) or first.endswith("ing")  # "modifying or cancelling": two actions
+    return first == "to" or (verb and meaning(first).startswith("class:"))
 
 
 FOUND_OPTIONS = re.compile(

@@ -548,3 +548,14 @@ def test_confirmations_asked_with_a_tag_a_lead_or_after_an_initial_are_proposals
     ):
         assert read_message(message, ["user_id"]).asks_confirmation, message
     assert not read_message("Are you travelling with children?", ["user_id"]).asks_confirmation
+
+
+def test_options_asked_without_a_lead_word_and_questions_that_only_look_like_choices() -> None:
+    reading = read_message("Is it for your checking or savings account?", ["user_id"])
+    assert reading.offers_choice and [o.label for o in reading.options] == ["checking", "savings account"]
+    for message in (
+        "Do you want travel insurance or not?",  # yes or no
+        "What area or specialty are you looking for?",  # two words for one thing
+        "Let me know if you need help with modifying or cancelling any of these reservations.",
+    ):
+        assert not read_message(message, ["user_id"]).offers_choice, message
