@@ -81,7 +81,8 @@ async def test_requests_the_lean_routes_refuse_get_the_apps_answer(control) -> N
     assert (await control.post("/episodes", json={}, headers=no_token)).status_code == 401
     assert (await control.delete("/episodes/x", headers=no_token)).status_code == 401
     bad_seed = await control.post("/episodes", json={"task_id": TASK, "seed": "5"})
-    assert bad_seed.status_code == 422 and bad_seed.json()["problems"] == ["body.seed: Input should be a valid integer"]
+    assert bad_seed.status_code == 422
+    assert bad_seed.json()["problems"] == ["body.seed: Input should be a valid integer"]
     not_json = await control.post("/episodes", content=b"{", headers={"content-type": "application/json"})
     assert not_json.status_code == 422 and not_json.json()["error"] == "invalid request"
     unknown = await control.post("/episodes", json={"task_id": "no-such-task"})
