@@ -279,14 +279,6 @@ def state_router(registry: EpisodeRegistry) -> APIRouter:
     @router.get("/episodes/{episode_id}/tool-log")
     async def tool_log(episode_id: str, since: int = Query(default=0, ge=0)) -> ToolLog:
         """The server-side tool log, from call `since` on (the runner asks for each turn's calls)."""
-        episode = registry.get(episode_id)
-        return ToolLog(
-            episode_id=episode_id,
-            calls=list(episode.log[since:]),
-            since=since,
-            total=len(episode.log),
-            ended=episode.ended,
-            dropped=episode.dropped,
-        )
+        return ToolLog.of(episode_id, registry.get(episode_id), since)
 
     return router

@@ -23,7 +23,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taue.contracts.domain import EpisodeCreated
-from taue.envs.runtime.episodes import EpisodeError, EpisodeRegistry
+from taue.envs.runtime.episodes import Episode, EpisodeError, EpisodeRegistry
 from taue.envs.runtime.execution import ToolCall
 from taue.envs.runtime.http_guard import header
 
@@ -59,6 +59,18 @@ class ToolLog(BaseModel):
     ended: bool = False
     """True once a conversation-ending tool (a transfer to a human) ran."""
     dropped: int = Field(default=0, description="Calls refused, not logged: the log reached its bound.")
+
+    @classmethod
+    def of(cls, episode_id: str, episode: Episode, since: int) -> ToolLog:
+        """An episode's log from call `since` on."""
+        return cls(
+            episode_id=episode_id,
+            calls=list(episode.log[since:]),
+            since=since,
+            total=len(episode.log),
+            ended=episode.ended,
+            dropped=episode.dropped,
+        )
 
 
 class HotRoutes:
@@ -138,15 +150,7 @@ class HotRoutes:
         return json_response(created.model_dump_json(by_alias=True), 201)
 
     async def _tool_log(self, episode_id: str, since: int) -> Response:
-        episode = self.registry.get(episode_id)
-        log = ToolLog(
-            episode_id=episode_id,
-            calls=list(episode.log[since:]),
-            since=since,
-            total=len(episode.log),
-            ended=episode.ended,
-            dropped=episode.dropped,
-        )
+        log = ToolLog.of(episode_id, self.registry.get(episode_id), since)
         return json_response(log.model_dump_json(by_alias=True))
 
     async def _finish(self, episode_id: str) -> Response:
