@@ -3,6 +3,10 @@ session is served the one stored listing, the same as the server's own, and stil
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
 import httpx2
 
 from taue.envs.runtime.discovery import get_domain
@@ -13,14 +17,23 @@ from tests.task_picks import plain_task_id
 TASK = plain_task_id("airline", neutral=True)
 
 
-async def test_sessions_share_one_listing_equal_to_the_servers() -> None:
+@asynccontextmanager
+async def _episodes(count: int) -> AsyncIterator[list[dict[str, Any]]]:
+    """`count` episodes of an airline server on loopback, with an empty shared listing store."""
     await LISTINGS.clear()
     server = DomainServer(get_domain("airline"))
     await server.start()
     admin = {"Authorization": f"Bearer {server.admin_token}"}
     try:
         async with httpx2.AsyncClient(base_url=server.control_url, headers=admin, timeout=30) as http:
-            created = [(await http.post("/episodes", json={"task_id": TASK})).json() for _ in range(3)]
+            yield [(await http.post("/episodes", json={"task_id": TASK})).json() for _ in range(count)]
+    finally:
+        await server.stop()
+        await LISTINGS.clear()
+
+
+async def test_sessions_share_one_listing_equal_to_the_servers() -> None:
+    async with _episodes(3) as created:
         listings = []
         for episode in created:
             auth = {"Authorization": f"Bearer {episode['token']}"}
@@ -34,19 +47,10 @@ async def test_sessions_share_one_listing_equal_to_the_servers() -> None:
         assert listings[1] is listings[2], "the second and third sessions were served the stored listing"
         assert listings[0].model_dump() == listings[1].model_dump() == fresh.model_dump()
         assert [tool.name for tool in listings[2].tools] == sorted(get_domain("airline").mcp_tools)
-    finally:
-        await server.stop()
-        await LISTINGS.clear()
 
 
 async def test_a_listing_read_through_the_shared_store_is_a_full_listing() -> None:
-    await LISTINGS.clear()
-    server = DomainServer(get_domain("airline"))
-    await server.start()
-    admin = {"Authorization": f"Bearer {server.admin_token}"}
-    try:
-        async with httpx2.AsyncClient(base_url=server.control_url, headers=admin, timeout=30) as http:
-            episode = (await http.post("/episodes", json={"task_id": TASK})).json()
+    async with _episodes(1) as (episode,):
         auth = {"Authorization": f"Bearer {episode['token']}"}
         cache = shared_listings("airline", episode["mcp_url"], episode["episode_id"])
         for _ in range(2):
@@ -54,6 +58,3 @@ async def test_a_listing_read_through_the_shared_store_is_a_full_listing() -> No
                 tools = await list_all_tools(client)
                 assert len(tools) == len(get_domain("airline").mcp_tools)
                 assert all(tool.input_schema.get("type") == "object" for tool in tools)
-    finally:
-        await server.stop()
-        await LISTINGS.clear()
