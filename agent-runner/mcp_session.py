@@ -11,12 +11,39 @@ from urllib.parse import urlsplit
 import httpx2
 import mcp
 from mcp import Client, ClientSession
-from mcp.client.caching import CacheConfig, InMemoryResponseCacheStore
+from mcp.client.caching import CacheConfig, CacheEntry, CacheKey, InMemoryResponseCacheStore
 from mcp.client.streamable_http import streamable_http_client
 
 MCP_PROTOCOL = "2026-07-28"
 """Our servers speak this version; pinning it skips the discovery round trip."""
-LISTINGS = InMemoryResponseCacheStore()
+
+
+class Served:
+    """A stored listing that the SDK's "copy on serve" hands out as it is (see `SharedListingStore`)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Any:
+        return self.value if update is None else self.value.model_copy(update=update, deep=deep)
+
+
+class SharedListingStore(InMemoryResponseCacheStore):
+    """The SDK's in-memory store, serving every session the one stored listing instead of a deep copy.
+
+    The SDK deep-copies a cached result on every read (about a third of an agent's MCP client work per
+    episode at C = 256), so that a session may change it. The only change a session makes is when it
+    absorbs a tool listing: it sets `tools` to the tools it keeps, which for a listing the SDK already
+    filtered when storing it is the same tools again. Our agents only read listings."""
+
+    async def set(self, key: CacheKey, entry: CacheEntry) -> None:
+        served = CacheEntry(value=Served(entry.value), scope=entry.scope, expires_at=entry.expires_at)
+        await super().set(key, served)
+
+
+LISTINGS = SharedListingStore()
 """The MCP listings every episode's sessions share: a server marks its listings public (the same for
 every episode), so a session learns the tools' output schemas from here, not over HTTP."""
 _VALIDATORS: dict[tuple[str, str], Any] = {}

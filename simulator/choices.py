@@ -91,8 +91,10 @@ def questionnaire_items(message: str) -> tuple[str, ...]:
 
 _INLINE_LEAD = re.compile(
     r"\b(?:about|like|prefer|choose|pick|say|including|found|between|either|need of|after|looking for|"
-    r"want|among|such as|maybe|options are|choices are|offer|think of|there is|there are|there's)"
-    r"\s+(?P<list>[^?.!;:]+)"
+    r"want|among|such as|maybe|options are|choices are|offer|think of|there is|there are|there's|i see|"
+    r"interested in)"
+    r"\s+(?P<list>[^?.!;:]+)",
+    re.IGNORECASE,
 )
 _ITEM_BREAK = re.compile(r",\s*(?:or|and)\s+|,\s*|\s+or\s+|\s+and\s+")
 _INLINE_ITEM_WORDS = 5
@@ -101,20 +103,61 @@ _INLINE_ITEM_WORDS = 5
 def inline_options(sentence: str) -> tuple[Option, ...]:
     """Options named in one sentence ("How about Dogman, Hackers or High Life?", "music, sports or
     something else?"): at least two short items joined by "or" (or a list ending in "and"), the last
-    "something else" left out."""
-    if ":" in sentence:
-        sentence = sentence.rsplit(":", 1)[1]  # "I found three flights: A, B and C."
-        found = re.match(r"\s*(?P<list>[^?.!;]+)", sentence)
+    "something else" left out. A record's details in parentheses ("LO-500072 (The Lantern Keeper,
+    22:30)") belong to its item: they neither split it nor count among its words."""
+    details: list[str] = []
+
+    def _park(found: re.Match[str]) -> str:
+        details.append(found.group(0))
+        return f" \x00{len(details) - 1} "
+
+    sentence = _PARENTHESES.sub(_park, sentence)
+    after_colon = sentence.rsplit(":", 1)[-1]
+    if ":" in sentence and _ITEM_BREAK.search(after_colon):
+        found = re.match(r"\s*(?P<list>[^?.!;]+)", after_colon)  # "I found three flights: A, B and C."
     else:
         found = _INLINE_LEAD.search(sentence)
     text = found.group("list") if found else sentence.rstrip("?.! ")
-    if not re.search(r"\bor\b", text) and not (found and re.search(r",.*\band\b", text)):
+    records = text.count("\x00") >= 2  # "A (…) and B (…)": records with their details
+    singular = found and re.match(r"there(?: is|'s)\b", found.group(0), re.IGNORECASE)
+    and_list = found and not singular and re.search(r",.*\band\b" if not records else r"\band\b", text)
+    if not re.search(r"\bor\b", text) and not and_list:
         return ()
     items = [i.strip(" ,") for i in _ITEM_BREAK.split(text) if i.strip(" ,")]
     items = [i for i in items if not re.match(r"(?:something|anything|whatever|some other|other)\b", i)]
-    if len(items) < 2 or any(len(i.split()) > _INLINE_ITEM_WORDS or _acts(i) or _describes(i) for i in items):
+    if any(re.fullmatch(r"not|no|none|neither", i, re.IGNORECASE) for i in items):
+        return ()  # "… travel insurance or not?" asks yes or no
+    if any(re.search(r"\byou\b", i, re.IGNORECASE) for i in items[1:]):
+        return ()  # "what area or specialty are you looking for?": two words for one thing asked
+    if not found and items:
+        items[0] = _FIRST_OPTION_LEAD.sub("", items[0])  # "Should I look at your checking or savings?"
+    short = [_PARKED.sub(" ", i).strip() for i in items]
+    if len(items) < 2 or any(
+        not s or len(s.split()) > _INLINE_ITEM_WORDS or _acts(s) or _describes(s) for s in short
+    ):
         return ()  # "cancel it or change it?" offers two actions: a proposal, read as one
-    return tuple(Option(_label(i), i, INLINE) for i in items)
+    short[0] = _without_category(short[0], short[1:])
+    full = [_PARKED.sub(lambda m: f" {details[int(m.group(1))]} ", i).strip() for i in items]
+    return tuple(Option(_label(s), f, INLINE) for s, f in zip(short, full, strict=True))
+
+
+_FIRST_OPTION_LEAD = re.compile(
+    r"^.*\b(?:at|on|in|for|to|the|a|an|your|my|of|about|like|between|with|from|is|are|be|want|prefer|"
+    r"need)\s+(?=\S)",
+    re.IGNORECASE,
+)
+"""The question before the first option of a list with no lead word ("Is a Psychologist or …")."""
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_PARKED = re.compile(r"\s*\x00(\d+)\s*")
+
+
+def _without_category(first: str, others: list[str]) -> str:
+    """ "orders LO-500069, LO-500072 …": the first item's lead noun names the kind of all of them, not
+    the option (the others open with no such noun)."""
+    lead, _, rest = first.partition(" ")
+    if rest and lead.islower() and lead.endswith("s") and not any(o.split()[0].islower() for o in others):
+        return rest
+    return first
 
 
 CLAUSE_OPENINGS = wordset(
@@ -130,12 +173,14 @@ def _describes(item: str) -> bool:
 
 def _acts(item: str) -> bool:
     first = item.split()[0].lower()
-    return first == "to" or (is_verb(first) and meaning(first).startswith("class:"))
+    verb = is_verb(first) or first.endswith("ing")  # "modifying or cancelling": two actions
+    return first == "to" or (verb and meaning(first).startswith("class:"))
 
 
 FOUND_OPTIONS = re.compile(
     r"\b(?:i|we)(?:'ve| have)? (?:also )?(?:found|have|got|see)\b|\bthere (?:are|is)\b|\bincluding\b"
     r"|\bchoices\b|\boptions\b|^(?:how|what) about\b|\bmay i suggest\b"
+    r"|\b(?:shows|lists)\b|\byou (?:have|hold)\b"
 )
 
 

@@ -66,6 +66,10 @@ STATE_PHRASES = (
     "are on the way",
     "on their way",
     "now playing",
+    "was a success",
+    "were a success",
+    "is a success",
+    "been a success",
 )
 SUBJECTS = frozenset({"i", "we"})
 FILLERS = wordset(
@@ -195,14 +199,24 @@ def _state_passive(words: list[str]) -> Claim:
         participle = words[index + 1]
         if (
             word in ("is", "are")
-            and meaning(participle).startswith("class:")
+            and (meaning(participle).startswith("class:") or _ends_made(words, index))
             and is_past_form(participle)
             and _free(words, index)
-            and (_owned(words[:index]) or (index + 2 == len(words) and words[:1] == ["the"]))
+            and (_owned(words[:index]) or (index + 2 == len(words) and _plain_subject(words[:index])))
             and words[index + 2 : index + 3] != ["to"]  # "it is set to be paid with Visa"
         ):
             return Claim.WEAK  # "The visit is scheduled." ends on its state: a report
     return Claim.NONE
+
+
+def _plain_subject(subject: list[str]) -> bool:
+    """ "The visit is scheduled.", "Tickets are reserved.": a clause that is only its subject and state."""
+    return subject[:1] == ["the"] or (len(subject) == 1 and subject[0].endswith("s"))
+
+
+def _ends_made(words: list[str], index: int) -> bool:
+    """ "Your appointment is made.": "made" ends the clause (not "is made of", "is made with")."""
+    return words[index + 1] == "made" and index + 2 == len(words)
 
 
 def _owned(subject: list[str]) -> bool:
@@ -354,15 +368,20 @@ CONFIRMED_BOOKING = re.compile(
     r"visit|rental|room|rooms|event)\b[^.;]{0,40}"
     r"\b(?:(?:has|have)(?: now| just| already)? been|was|were|is|are|is now|are now) "
     r"(?:successfully |now )?confirmed\b"
+    r"|^(?:your )?(?:reservation|booking|appointment|purchase|order|transfer|payment|ticket|tickets|ride|room"
+    r"|table|visit)s? (?:is |are )?confirmed\b"
     r"|\b(?:i|we) (?:have |'ve )?(?:successfully )?confirmed (?:your |the )?(?:\w+ )?"
-    r"(?:reservation|booking|appointment|ticket|tickets|purchase|order|transfer|payment|ride|table|visit|rental)\b"
+    r"(?:reservation|booking|appointment|ticket|tickets|purchase|order|transfer|payment|ride|table|visit|rental)s?\b"
 )
 """'Your ticket was confirmed.', 'I have confirmed the reservation.': confirming a booking makes it (a
 record's identity being confirmed is finding out)."""
 
 
 def _booking_claim(text: str) -> Claim:
-    if CONFIRMED_BOOKING.search(text) or BOOKED.search(text):
-        negated = any(w in NEGATIONS or w.endswith("n't") for w in text.split()[:6])
+    found = CONFIRMED_BOOKING.search(text) or BOOKED.search(text)
+    if found:
+        # "No, they don't, and your reservation is now confirmed!": a negation of another clause
+        near = text[: found.start()].split()[-3:] + text[found.start() : found.end()].split()
+        negated = any(w in NEGATIONS or w.endswith("n't") for w in near)
         return Claim.NONE if negated else Claim.STRONG
     return Claim.NONE

@@ -87,6 +87,13 @@ EXAMPLES = (
         "Denver)\n- Q7ZT4K (Miami to Tampa)\n\nWhich one should we start with for the bags?",
     ),
     Example(
+        category="records laid out in a sentence",
+        what="their details in parentheses belong to each; 'which one' picks among them, it approves "
+        "nothing by itself",
+        message="I see bookings M00X3A (Austin to Reno, basic economy) and Q7ZT4K (Miami to Tampa, "
+        "economy). Which one would you like to move?",
+    ),
+    Example(
         category="policy question: payment",
         what="answers with the payment of the need being worked on, never another need's",
         message="How would you like to pay for the two bags?",

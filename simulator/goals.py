@@ -47,6 +47,8 @@ class GoalTracker:
         self.done: set[str] = set()
         self.refused: set[str] = set()
         self.approved: set[str] = set()
+        self.picked: set[str] = set()
+        """Needs approved only by picking an option, not yet by a yes to their proposal."""
 
     # ----------------------------------------------------------------- what happened this turn
 
@@ -97,6 +99,13 @@ class GoalTracker:
         self.refused.update(newly)
         return newly
 
+    def pick(self, goals: list[Goal]) -> list[str]:
+        """Record options picked for these needs: a yes to them, and their proposal still to come."""
+        newly = [goal.id for goal in goals if goal.id not in self.approved]
+        self.approved.update(newly)
+        self.picked.update(newly)
+        return newly
+
     def proposed(self, message: str) -> list[Goal]:
         """Open action goals the message proposes (`simulator/proposals.py`)."""
         by_id = {goal.id: goal for goal in self.goals}
@@ -104,9 +113,12 @@ class GoalTracker:
         return proposed_goals(message, candidates, self.known_values, self.descriptions)
 
     def approve(self, goals: list[Goal]) -> list[str]:
-        """Record the user's yes; returns the goals approved for the first time."""
-        newly = [goal.id for goal in goals if goal.id not in self.approved]
+        """Record the user's yes; returns the goals approved for the first time, or for the first time
+        after a pick: an option picked from a list approves its need, and the proposal that follows
+        it is answered yes again as progress, not as a stall."""
+        newly = [goal.id for goal in goals if goal.id not in self.approved or goal.id in self.picked]
         self.approved.update(newly)
+        self.picked.difference_update(newly)
         return newly
 
     def mentions_notified(self, message: str) -> bool:

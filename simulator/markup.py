@@ -25,10 +25,11 @@ _MARKDOWN_HINT = re.compile(r"[*_`#>|]|^\s*(?:[-+]|\d+[.)])\s", re.MULTILINE)
 _LEFTOVER_EMPHASIS = re.compile(r"\*{1,3}|(?<!\w)_{1,3}|_{1,3}(?!\w)")
 """Emphasis markers CommonMark leaves as text (`**Proceed?**Please` is not right-flanking)."""
 _SENTENCE_BREAK = re.compile(
-    r"(?<=[.?!])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)\s+(?!\()"
+    r"(?<=[.?!])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\b[A-Z]\.)\s+(?!\()"
     r"|(?<=[.?!][\"'”’])\s+(?=[A-Z])|(?<=[?!])(?=[A-Z])|\n+"
 )
-"""Sentence ends; a bracket after the end stays with its sentence ("Cancel ABC123? (yes/no)")."""
+"""Sentence ends; a bracket after the end stays with its sentence ("Cancel ABC123? (yes/no)"), and an
+initial ("Adam E. Pollock") ends nothing."""
 LIST_JOIN = "; "
 
 

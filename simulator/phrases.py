@@ -209,18 +209,26 @@ HELP_OFFER = re.compile(
 )
 """'If you need further assistance, please let me know': an offer of help, asking for nothing."""
 CONFIRM_LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|alright|all right|so|great|sure|perfect|got it|thanks?|thank you)[,.!]?\s+)*"
-    r"(?:confirming\b|to (?:confirm|review|recap|summari[sz]e|verify)\b"
-    r"|let(?:'s| me| us) (?:confirm|review|recap|verify)\b"
+    r"^(?:(?:ok(?:ay)?|alright|all right|so|great|sure|perfect|got it|thanks?|thank you|just to check)"
+    r"[,.!]?\s+)*"
+    r"(?:(?:just )?confirming\b|to (?:confirm|review|recap|summari[sz]e|verify)\b"
+    r"|is (?:the following|this|that|everything|all (?:of )?this) (?:correct|right)\b"
+    r"|seeking (?:your )?approval\b"
+    r"|are you confirming\b|are you happy for me to\b"
+    r"|(?:just )?let(?:'s| me| us) (?:just )?(?:confirm|review|recap|verify)\b"
     r"|just to (?:confirm|be sure|make sure|double[- ]check)\b"
-    r"|(?:please )?(?:can you |could you |kindly )?confirm (?:me\b|the following|the details|these|that)"
+    r"|(?:please )?(?:(?:can|could|would|will) you (?:please )?|kindly )?"
+    r"confirm (?:me\b|the following|the details|these|that)"
+    r"|are you ready to confirm\b"
     r"|confirm (?!the |your |if |whether |which |what |how |who )\w"
-    r"|(?:i )?(?:kindly )?(?:ask|need) you to (?:\w+ and )?confirm\b|(?:i )?need your confirmation\b"
+    r"|(?:i )?(?:kindly )?(?:ask|need) you to (?:\w+ and )?confirm\b"
+    r"|(?:i )?need your (?:final )?confirmation\b"
     r"|please give (?:me )?(?:your )?confirmation|please confirm:|so (?:that's|that is|this is)\b"
     r"|(?:please |pleas |kindly )confirm (?!the |your |if |whether |which |what |how |who |my )\w"
     r"|(?:please |kindly )?(?:once again )?(?:verify|check|review|ensure)(?: and (?:confirm|review|verify))?"
     r" (?:the following|the details|these details|this|that,|below)"
-    r"|(?:just )?to be (?:clear|sure)[,:]? (?:you|so|that|i'll|i will|i'm)\b|please be clear on this"
+    r"|(?:just )?to be (?:clear|sure)(?:[,:;] |[,:]? (?:you|so|that|i'll|i will|i'm)\b)"
+    r"|please be clear on this"
     r"|let me (?:see|check|make sure) (?:if |that )?i (?:got|have|understood)\b"
     r"|(?:so )?(?:for|as a) confirmation\b|(?:please )?let me know if i (?:got|have) (?:anything|something)"
     r"|(?:can|could) you confirm (?:you're|you are|that you|you want|you'd)\b)"
@@ -230,7 +238,8 @@ CONFIRM_LEAD = re.compile(
 without "?"."""
 DECLARATIVE_CHECK = re.compile(
     r"^(?:(?:ok(?:ay)?|alright|so|and|great|sure|just|then)[,.]?\s+)*"
-    r"(?:you(?:'d| would| want| wish| will|'re)\b|so (?:a|an|the|that)\b|that(?:'s| is| will be)\b"
+    r"(?:you(?:'d|'re| (?:instead |still |also |just |really )?(?:would|want|wish|will))\b"
+    r"|so (?:a|an|the|that)\b|that(?:'s| is| will be)\b"
     r"|this (?:is|will be)\b|a (?:table|reservation|booking|ticket|ride|room|transfer|appointment)\b)"
 )
 """A statement asked as a question ("You'd like to rent it?", "So a table for 4 at 7 pm?"): it checks
@@ -238,7 +247,7 @@ the action's details with the user (one naming no wh-word)."""
 TAG_CHECK = re.compile(
     r"\b(?:is (?:it|that|this|everything|all(?: of)? (?:that|this)) (?:right|correct|ok(?:ay)?|fine|good)"
     r"|do i have (?:that|this|it|everything) (?:right|correct)|does (?:that|this|everything) (?:sound|look) "
-    r"(?:right|correct|good|ok(?:ay)?)|(?:,|\s)(?:right|okay|ok|correct)\s*[?.]?\s*$)"
+    r"(?:right|correct|good|ok(?:ay)?)|(?:,\s*|\s)(?:right|okay|ok|correct)\s*[?.]?\s*$)"
 )
 """A tag asking the user to check what was just set out ("…, is it right?", "Do I have that correct?")."""
 HOW_ABOUT = re.compile(r"^(?:(?:ok(?:ay)?|so|then)[,.]?\s+)?(?:how|what) about \w+ing\b")
@@ -279,7 +288,8 @@ HELP_MORE = re.compile(
 PREFERENCE_QUESTION = re.compile(
     r"^(?:do you have|is there|are there|have you got|do you prefer|would you prefer)\b[^?]{0,20}"
     r"(?:\b(?:favou?rite|preferred|particular|specific|preference|kind|type|category|in mind)\b|\bor\b)"
-    r"|^(?:will you be|are you (?!sure)|did you|do you think|were you|are you going)\b"
+    r"|^(?:will you be|are you (?!sure|confirming|happy for me|ok with|okay with|ready to confirm)|did you"
+    r"|do you think|were you|are you going)\b"
 )
 """'Do you have a preferred restaurant?', 'Will you be leaving on March 1st?': a question about the
 user's preference or plan, not a proposal."""

@@ -94,9 +94,7 @@ def _clause_facts(question: str, book: FactBook) -> list[str]:
         if asked is None or asked.start() > KIND_REACH:
             continue  # "…The Man Who Knew Too Much?": a title's "who" asks nothing
         kind = [name for name in book.names if name in book.known and words & set(_parts(name))]
-        chosen = _one_of(question, _most_kind(kind, words), book)
-        if chosen and chosen not in found:
-            found.append(chosen)
+        found += [name for name in _ones_of(question, _most_kind(kind, words), book) if name not in found]
     if not found and HOW_LONG.search(question):
         ends = [n for n in book.names if n in book.known and _END_WORDS & set(_parts(n)) and _when(n)]
         chosen = _one_of(question, ends, book)  # "How long do you need the car?": until when
@@ -154,6 +152,17 @@ def _one_of(question: str, found: list[str], book: FactBook) -> str | None:
             break
         found = narrow(question, found, book) or found
     return found[0] if len(found) == 1 else None
+
+
+def _ones_of(question: str, found: list[str], book: FactBook) -> list[str]:
+    """The one fact of the kind, or the two that still tie when both are facts of the need in progress
+    ("Where will you collect it from?" with a pickup city and a pickup spot): a customer asked so
+    gives both."""
+    one = _one_of(question, found, book)
+    if one is not None:
+        return [one]
+    tied = _in_focus(question, found, book)
+    return tied if len(tied) == 2 else []
 
 
 def _most_kind(found: list[str], words: frozenset[str]) -> list[str]:

@@ -19,7 +19,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from taue.simulator import synonyms
+from taue.simulator import synonyms, terms
 from taue.simulator.facts import content_words, same_word
 from taue.simulator.lexicon import is_past_form, lemma, meaning, phrase_meanings, wordset
 
@@ -114,18 +114,20 @@ class Statement:
     said: list[str]
     forms: frozenset[str]
     meanings: frozenset[str]
+    text: str
 
     @classmethod
     def of(cls, text: str) -> Statement:
         said = content_words(text)
         forms = frozenset(said) | {lemma(s) for s in said}
         meanings = {meaning(s) for s in said} | phrase_meanings(re.findall(r"[a-z]+", text))
-        return cls(re.findall(r"[a-z0-9']+", text), said, forms, frozenset(meanings))
+        return cls(re.findall(r"[a-z0-9']+", text), said, forms, frozenset(meanings), text)
 
 
 def _same(word: str, statement: Statement) -> bool:
     """The word, a form of it, a verb of its class ("reactivated" ~ "switched back on"), a word of the
-    same state, or a WordNet synonym of it ("biggest" ~ "largest", "finished" ~ "completed")."""
+    same state, a WordNet synonym of it ("biggest" ~ "largest", "finished" ~ "completed"), or a term
+    of the same meaning in service rules ("cutoff" ~ "deadline", `terms.py`)."""
     said = statement.said
     if any(same_word(word, s) or word == s for s in said):
         return True
@@ -133,7 +135,7 @@ def _same(word: str, statement: Statement) -> bool:
         return True
     if any(word in group and group & set(said) for group in SAME_STATE):
         return True
-    return bool(_words_like(word).same & statement.forms)
+    return bool(_words_like(word).same & statement.forms) or terms.says_same(word, statement.text)
 
 
 def _words_like(word: str) -> synonyms.Meanings:
@@ -148,7 +150,7 @@ def _how_said(word: str, statement: Statement, numbers: set[str]) -> Said | None
         return Said.SAME
     if word in BOUNDS and numbers and numbers <= statement.forms and BOUNDS & statement.forms:
         return Said.SAME  # the same number, bounded: the same limit
-    if _words_like(word).opposite & statement.forms:
+    if _words_like(word).opposite & statement.forms or terms.says_opposite(word, statement.text):
         return Said.OPPOSITE  # "inactive" says "not active", "excluded" says "not covered"
     return None
 
@@ -179,6 +181,7 @@ def _negated_near(text: str, wanted: list[str], numbers: set[str]) -> bool:
     """A negation just before a word that says the rule, in its clause: in "I can't do that: the
     price is listed" the negation refuses, it says no "not listed"."""
     for clause in _CLAUSE.split(text):
+        clause = terms.NEGATING.sub(" not ", clause)  # "past the open stage": not open
         tokens = re.findall(r"[a-z0-9']+", clause)
         negations = [i for i, t in enumerate(tokens) if _NEGATED.fullmatch(t)]
         for i in range(len(tokens)):
@@ -247,4 +250,4 @@ def states_rule(statement: str, reason: str) -> bool:
     and a negation beside the rule's words when the reason is negated (a word said by its opposite
     carries the negation); or, for a rule that lists options, most of them in a list as long."""
     text, rule = _plain(statement), _plain(reason)
-    return _states_all(text, rule) or _states_most_options(text, rule)
+    return _states_all(text, rule) or _states_most_options(text, rule) or terms.says_phrase(rule, text)

@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from taue.contracts.emotions import condition
 from taue.contracts.episode import Notification, UserTurn
 from taue.contracts.tasks import Emotion, Goal, Task, matches, neutral_twin, same_value
+from taue.simulator.anchors.fit import text_under
 from taue.simulator.scripted import Outcome, ScriptedUser
 from taue.simulator.understanding import Reading
 
@@ -325,8 +326,11 @@ def played(task: Task, by_id: Mapping[str, Task], condition_id: str | None) -> T
         twin = by_id.get(task.twin or "")
         return twin if twin is not None and twin.neutral_twin_of == task.id else neutral_twin(task)
     chosen = condition(condition_id)
-    if task.emotion is not None:
-        return task.model_copy(update={"emotion": task.emotion.model_copy(update=chosen.model_dump())})
+    if task.emotion is not None:  # the condition's text that fits the task's situation, as `taue run`
+        stages = task.provenance.stages if task.provenance else {}
+        text = text_under(chosen, task.domain, stages)
+        update = {**chosen.model_dump(), "instruction": text}
+        return task.model_copy(update={"emotion": task.emotion.model_copy(update=update)})
     emotion = Emotion(
         **chosen.model_dump(),
         instruction=f"You feel {chosen.emotion}. Your tone is {chosen.politeness}, your urgency "

@@ -203,7 +203,7 @@ class ScriptedUser:
             outcome.approved = goals.approve(outcome.proposed)
         if reading.offers_choice:
             outcome.picks = self._pick(reading)
-            outcome.approved += goals.approve([p.goal for p in outcome.picks if p.goal is not None])
+            outcome.approved += goals.pick([p.goal for p in outcome.picks if p.goal is not None])
         outcome.unjustified_refusal = (
             reading.refuses and not outcome.refused and self._refusal_unjustified(reading)
         )

@@ -175,16 +175,18 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
         if previous and bare_offer(question) and offers_lookup(LEADING_CLAUSE.sub("", previous), OFFER_LEADS):
             reading.lookup_offers += 1  # "I can pull up your order. Want me to?"
             continue
+        laid_out = options or inline_options(sentence) or _stated_before(question, reading)
         if (
             previous
             and BACK.search(question)
             and not APPROVES_BACK.search(question)
             and not _named_asked(question, book)
+            and not (laid_out and asks_to_pick(question))  # "which one" of the options laid out
         ):
             question = f"{previous} {question}"  # "… your name and zip code. Could you provide those?"
         before = len(reading.asked_by_question)
         listed = any(sentence in item for item in questionnaire)
-        _read_question(question, book, reading, options or inline_options(sentence), listed)
+        _read_question(question, book, reading, laid_out, listed)
         previous, asked = "", len(reading.asked_by_question) > before
     reading.facts_asked = list(dict.fromkeys(n for names in reading.asked_by_question for n in names))
     if not reading.questions:
@@ -192,6 +194,12 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
     elif reading.requested and not reading.options:
         reading.options = next(filter(None, map(inline_options, reading.statements)), ())
     return reading
+
+
+def _stated_before(question: str, reading: Reading) -> tuple[Option, ...]:
+    """ "I see orders A (…) and B (…). Which one …?": the options stated before a question that asks
+    to pick."""
+    return stated_options(reading.statements) if asks_to_pick(question) else ()
 
 
 def _stated_options(reading: Reading) -> None:
@@ -370,9 +378,13 @@ class _Question:
         )
 
     def also_confirms(self) -> bool:
-        """It asks to go ahead with a change too ("… and confirm the exchange"): a proposal first."""
+        """It asks to go ahead with a change too ("… and confirm the exchange"): a proposal first. In
+        "Which one would you like to modify?" the change is what happens to the one picked."""
         return proposes_change(self.text) or (
-            has(self.text, WISH_PHRASES) and changes_anything(self.text) and not _chosen(self.text)
+            has(self.text, WISH_PHRASES)
+            and changes_anything(self.text)
+            and not _chosen(self.text)
+            and not wh_led(self.text)
         )
 
     def requests_named(self) -> bool:

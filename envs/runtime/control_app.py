@@ -15,33 +15,16 @@ from typing import Literal
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import BaseModel
 
 from taue.contracts.domain import DomainCard, EpisodeCreated, ExpectedOutcome, TaskList
 from taue.contracts.integrity import EpisodeEnd
 from taue.contracts.tasks import Task
 from taue.envs.runtime.catalog import domain_card
+from taue.envs.runtime.control_routes import RUN_ID_PATTERN, CreateEpisode, HotRoutes, ToolLog
 from taue.envs.runtime.episodes import Episode, EpisodeError, EpisodeRegistry
-from taue.envs.runtime.execution import ToolCall
 from taue.envs.runtime.http_guard import RequestGuard
 from taue.envs.runtime.limits import ECHO_LIMIT, release_freed_memory
-
-RUN_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,128}$"
-
-
-class CreateEpisode(BaseModel):
-    task_id: str | None = Field(
-        default=None, description="Task whose initial state to apply; none = seed DB."
-    )
-    seed: StrictInt = 0
-    run_id: str | None = Field(
-        default=None, pattern=RUN_ID_PATTERN, description="The creating run's id (to delete its leftovers)."
-    )
-    manifest_sha256: str | None = Field(
-        default=None,
-        pattern=r"^[0-9a-f]{64}$",
-        description="The digest of the run's signed manifest: the episode's observation names it.",
-    )
 
 
 class ResetDone(BaseModel):
@@ -55,16 +38,6 @@ class EpisodeStatus(BaseModel):
     tool_calls: int
     ended: bool
     """True once a conversation-ending tool (a transfer to a human) ran."""
-
-
-class ToolLog(BaseModel):
-    episode_id: str
-    calls: list[ToolCall]
-    since: int = Field(default=0, description="Index of the first call returned.")
-    total: int = Field(default=0, description="Calls logged so far.")
-    ended: bool = False
-    """True once a conversation-ending tool (a transfer to a human) ran."""
-    dropped: int = Field(default=0, description="Calls refused, not logged: the log reached its bound.")
 
 
 class EpisodeSummary(BaseModel):
@@ -120,6 +93,8 @@ def build_control_app(
         docs_url=None,
         redoc_url=None,
     )
+    # The guard stays outermost (the last added); the hot routes sit behind it, in front of FastAPI.
+    app.add_middleware(HotRoutes, registry=registry, public_mcp_url=public_mcp_url, admin_token=admin_token)
     app.add_middleware(RequestGuard, max_body_bytes=max_body_bytes, allowed_hosts=allowed_hosts)
     app.exception_handler(EpisodeError)(episode_error)
     app.exception_handler(RequestValidationError)(bad_request)
@@ -304,14 +279,6 @@ def state_router(registry: EpisodeRegistry) -> APIRouter:
     @router.get("/episodes/{episode_id}/tool-log")
     async def tool_log(episode_id: str, since: int = Query(default=0, ge=0)) -> ToolLog:
         """The server-side tool log, from call `since` on (the runner asks for each turn's calls)."""
-        episode = registry.get(episode_id)
-        return ToolLog(
-            episode_id=episode_id,
-            calls=list(episode.log[since:]),
-            since=since,
-            total=len(episode.log),
-            ended=episode.ended,
-            dropped=episode.dropped,
-        )
+        return ToolLog.of(episode_id, registry.get(episode_id), since)
 
     return router

@@ -202,15 +202,7 @@ def _engine_over(connection: sqlite3.Connection) -> Engine:
     dialect, url, on_connect = _sqlite_dialect()
     if on_connect is not None:
         on_connect(connection)
-    # typeshed's sqlite3.Connection.cursor() is narrower than SQLAlchemy's DBAPI protocol
-    dbapi_connection = cast(DBAPIConnection, connection)
-    engine = Engine(
-        StaticPool(lambda: dbapi_connection, dialect=dialect),
-        dialect,
-        url,
-        query_cache_size=0,
-        execution_options={"compiled_cache": _COMPILED_STATEMENTS},
-    )
+    engine = _static_engine(connection, dialect, url)
     # The pysqlite driver begins transactions lazily; make every session start one explicitly so
     # a rollback also covers writes that happened before the first flush.
     event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
@@ -233,15 +225,20 @@ def _reader_engine(connection: sqlite3.Connection) -> Engine:
     dialect, url, _ = _sqlite_dialect()  # its on-connect set-up ran when the seed was built
     connection.execute("PRAGMA query_only=ON")
     connection.set_authorizer(read_only_authorizer)
+    return _static_engine(connection, dialect, url)
+
+
+def _static_engine(connection: sqlite3.Connection, dialect: Dialect, url: URL) -> Engine:
+    """An engine over exactly this connection, sharing the compiled statements of every engine."""
+    # typeshed's sqlite3.Connection.cursor() is narrower than SQLAlchemy's DBAPI protocol
     dbapi_connection = cast(DBAPIConnection, connection)
-    engine = Engine(
+    return Engine(
         StaticPool(lambda: dbapi_connection, dialect=dialect),
         dialect,
         url,
         query_cache_size=0,
         execution_options={"compiled_cache": _COMPILED_STATEMENTS},
     )
-    return engine
 
 
 class TableText:

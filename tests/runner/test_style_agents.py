@@ -24,6 +24,7 @@ from taue.runner.agents.wordings import WORDINGS
 from taue.runner.catalog import local_catalog
 from taue.runner.judge import GAMING, MATRIX_AGENTS, wording_matrix_agents
 from taue.runner.runner import execute_run
+from taue.simulator.refusals import states_rule
 
 pytestmark = pytest.mark.xdist_group("style-agents")
 
@@ -123,6 +124,20 @@ def test_the_paraphrased_refusals_keep_none_of_the_listed_phrases() -> None:
             for goal in refused:
                 text = reworded(goal.refusal_reason, avoid)
                 assert text and not [p for p in avoid if contains(text, p)], (task.id, text)
+
+
+def test_every_paraphrased_refusal_states_its_rule_for_the_user() -> None:
+    """Both splits of every domain: the reader accepts each rule in the paraphraser's words (nine
+    of the 60 distinct rules were unread before `simulator/terms.py`: "missed booking", "join
+    cutoff", "off their rota", "solely still open purchases", ...)."""
+    for domain in domain_names():
+        for split in ("eval", "train"):
+            for task in local_catalog(domain, split=split).tasks:
+                refused = [g for g in task.user_scenario.goals if g.refusal_expected]
+                avoid = [phrase for goal in refused for phrase in goal.refusal_reason]
+                for goal in refused:
+                    text = reworded(goal.refusal_reason, avoid)
+                    assert any(states_rule(text, r) for r in goal.refusal_reason), (task.id, text)
 
 
 async def test_policy_paraphraser_refuses_in_its_own_words(played) -> None:

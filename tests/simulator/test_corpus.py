@@ -112,6 +112,18 @@ def test_understand_explains_one_message() -> None:
     assert text.exit_code == 2 and "no task" in text.output
 
 
+def test_understand_examples_read_each_way_real_agents_write_as_described() -> None:
+    result = CliRunner().invoke(app, ["simulator", "understand", "--examples", "--json"])
+    assert result.exit_code == 0, result.output
+    read = {example["category"]: example["explanation"] for example in json.loads(result.output)}
+    for category in ("choices", "record list", "records laid out in a sentence"):
+        assert "offer of options to pick" in read[category]["acts"], category
+        assert "confirmation request" not in read[category]["acts"], category
+    assert read["refusal in other words"]["refusal"] == "with a reason"
+    assert read["sympathy"]["refusal"] == "none"
+    assert read["offer of further help"]["claim"] == "none"
+
+
 def test_corpus_eval_prints_the_table(tmp_path) -> None:
     (tmp_path / "mini.jsonl").write_text(
         "\n".join(line for line in (CORPUS / "written.jsonl").read_text().splitlines()[:40] if line) + "\n"

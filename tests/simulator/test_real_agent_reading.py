@@ -425,3 +425,137 @@ def test_offers_of_more_help_in_other_words_ask_nothing() -> None:
     for message in ("May I be of further assistance?", "Can I help some more?", "Anything else for today?"):
         reading = read_message(message, ["user_id"])
         assert reading.offers_help and not reading.asks_confirmation, message
+
+
+REFUND_ORDER = {
+    "id": "refund",
+    "request": "Could you refund my tickets for the 21:15 showing of Ember Falls?",
+    "targets": [{"tool": "refund_order", "arguments": {"order_id": "SO-7716"}}],
+}
+
+
+def test_records_listed_inline_with_their_details_are_a_choice_not_a_proposal() -> None:
+    """The records' details in parentheses hold commas and colons; "Which one would you like to
+    refund?" asks to pick one, it approves nothing by itself."""
+    message = (
+        "Your account shows two orders: SO-7702 (film: Paper Moons, 18:00, status: used) and SO-7716 "
+        "(film: Ember Falls, 21:15, status: booked). Which one would you like to refund?"
+    )
+    user = ScriptedUser(_task([REFUND_ORDER]), seed=0)
+    user.opening()
+    reading = read_message(message, user.book)
+    assert reading.offers_choice and not reading.asks_confirmation
+    assert [o.label for o in reading.options] == ["SO-7702", "SO-7716"]
+    reply = user.reply(message)
+    assert '"SO-7716"' in reply.message and "SO-7702" not in reply.message
+
+
+def test_a_numbered_list_of_records_then_which_one_asks_to_pick_not_for_their_details() -> None:
+    """The question is not read together with the last record's line above it (whose zip code it
+    would then seem to ask for): it picks among the records, and costs nothing."""
+    goal = {
+        "id": "address",
+        "request": "Please send my order with the Desk Lamp to my new address.",
+        "targets": [{"tool": "modify_pending_order_address", "arguments": {"order_id": "#W5521"}}],
+    }
+    user = ScriptedUser(_task([goal], {"zip": "85703", "email": "o@example.com"}), seed=0)
+    user.opening()
+    reply = user.reply(
+        "I see these orders:\n\n1. #W5510: city Tucson, zip 85703; items: Kettle; status pending\n"
+        "2. #W5521: city Tucson, zip 85703; items: Desk Lamp; status pending\n\n"
+        "Which one would you like to modify?"
+    )
+    assert user.last_reading.offers_choice and user.last_reading.facts_asked == []
+    assert '"#W5521' in reply.message and not user.satisfaction.events
+
+
+def test_the_proposal_after_a_pick_is_approved_again_as_progress_not_a_stall() -> None:
+    user = ScriptedUser(_task([CHANGE_FLIGHT]), seed=0)
+    user.opening()
+    user.reply(FLIGHT_LIST)
+    reply = user.reply("Great. Shall I move reservation Q7ZT4K to HAT311 now?")
+    assert "go ahead" in reply.message.lower()
+    assert "stall" not in [event for _, event, _ in user.satisfaction.events]
+    user.reply("Just to be sure, should I move Q7ZT4K to HAT311?")  # asked again: no progress
+    assert [event for _, event, _ in user.satisfaction.events][-1] == "stall"
+
+
+def test_inline_options_after_any_lead_and_with_a_colon_in_a_title() -> None:
+    cases = {
+        "There are Dune, Heat and Alien showing tonight.": ["Dune", "Heat", "Alien showing tonight"],
+        "How about Dune, Heat, or Alien: Resurrection?": ["Dune", "Heat", "Alien"],
+        "I see loans LN-4384 (a mortgage) and LN-2897 (an auto loan).": ["LN-4384", "LN-2897"],
+        "Are you interested in Dune, Heat or Alien?": ["Dune", "Heat", "Alien"],
+    }
+    for message, labels in cases.items():
+        reading = read_message(message, ["user_id"])
+        assert reading.offers_choice and [o.label for o in reading.options] == labels, message
+    one = read_message("There is a room with a balcony, a sea view and breakfast.", ["user_id"])
+    assert not one.offers_choice  # one thing, described
+
+
+def test_reports_said_as_a_success_a_made_record_or_a_telegraphic_confirmation() -> None:
+    assert claim("Your dinner reservation was a success.") is Claim.STRONG
+    assert claim("Appointment confirmed, see you Tuesday.") is Claim.STRONG
+    assert claim("Your visit is made.") is Claim.WEAK  # a state reached, reported without accusing
+    assert claim("The frame is made of oak.") is Claim.NONE
+    assert claim("Your booking is not confirmed yet.") is Claim.NONE
+    assert claim("The refund has been a success.") is Claim.STRONG
+    assert claim("Tickets confirmed. See you there.") is Claim.STRONG
+    assert claim("I've confirmed both bookings for you.") is Claim.STRONG
+    assert claim("Seats are reserved.") is Claim.WEAK  # a state reached, said of a bare subject
+    assert claim("Refunds are processed within 5 days.") is Claim.NONE  # a rule, not a state
+
+
+def test_a_request_to_confirm_in_any_polite_form_is_a_proposal_not_a_question_about_a_fact() -> None:
+    book = FactBook(
+        names=["shared_ride", "destination"], values={"shared_ride": "yes"}, known={"shared_ride"}
+    )
+    for message in (
+        "Would you confirm that you want a cab to Oslo Central and that you need a shared ride?",
+        "Can you please confirm that you'd like a shared ride to Oslo Central?",
+        "Okay, just let me confirm. You want me to book a shared ride to Oslo Central.",
+    ):
+        reading = read_message(message, book)
+        assert reading.asks_confirmation and reading.facts_asked == [], message
+
+
+def test_a_question_two_facts_of_the_need_in_progress_answer_alike_gets_both() -> None:
+    book = FactBook(
+        names=["pickup_city", "pickup_location", "hotel_location"],
+        values={"pickup_city": "Fresno", "pickup_location": "the airport", "hotel_location": "Paris"},
+        known={"pickup_city", "pickup_location", "hotel_location"},
+        focus="I'd like a car to pickup in Fresno, at the airport",
+    )
+    asked = read_message("Where will you collect it from?", book).facts_asked
+    assert asked == ["pickup_city", "pickup_location"]
+    book.focus = "a hotel room"  # neither is the need in progress: no guess between them
+    assert "pickup_city" not in read_message("Where will you collect it from?", book).facts_asked
+
+
+def test_confirmations_asked_with_a_tag_a_lead_or_after_an_initial_are_proposals() -> None:
+    for message in (
+        "So I'll move your booking to the 9:15 train, okay?",
+        "Alright, so 7 pm on Friday for two, right?",
+        "To be clear: a visit to Elm Court on May 3rd?",
+        "Just confirming two rooms from May 3rd.",
+        "Is the following correct; cancelling booking Q7ZT4K.",
+        "Seeking your approval to send $120 to Ana Ruiz.",
+        "Are you confirming a table for 4 at Nori House?",
+        "Just to check, are you happy for me to book the 8:10 flight?",
+        "You want to see Dr. Mara T. Quist on Monday at 9 am?",
+        "So you instead want the earlier showing?",
+    ):
+        assert read_message(message, ["user_id"]).asks_confirmation, message
+    assert not read_message("Are you travelling with children?", ["user_id"]).asks_confirmation
+
+
+def test_options_asked_without_a_lead_word_and_questions_that_only_look_like_choices() -> None:
+    reading = read_message("Is it for your checking or savings account?", ["user_id"])
+    assert reading.offers_choice and [o.label for o in reading.options] == ["checking", "savings account"]
+    for message in (
+        "Do you want travel insurance or not?",  # yes or no
+        "What area or specialty are you looking for?",  # two words for one thing
+        "Let me know if you need help with modifying or cancelling any of these reservations.",
+    ):
+        assert not read_message(message, ["user_id"]).offers_choice, message

@@ -34,6 +34,16 @@ STATED = [
     ("no-refund", "non-refundable"),
     ("a card or a wire", "credit card or bank transfer"),  # most of the options, in a list as long
     ("a single time each season; a single break", "one pause"),
+    # terms of service rules (`terms.py`), said in words the policy-paraphraser agent does not use
+    ("the cut-off for enrolling in a section has gone by", "add deadline"),
+    ("the last day to pull out of a class was last week", "withdrawal deadline"),
+    ("the doctor isn't seeing anyone that day, it's outside their timetable", "not on their schedule"),
+    ("we only change purchases that are still outstanding", "only pending orders"),
+    ("this one is no longer open", "not pending"),
+    ("it has to be exactly the advertised price", "exactly as listed"),
+    ("a missed reservation can't be refunded", "no-show"),
+    ("your plan excludes that repair", "not covered"),
+    ("the statement must carry the current date", "dated today"),
 ]
 NOT_STATED = [
     ("", "already paused"),  # no reason
@@ -53,6 +63,10 @@ NOT_STATED = [
     ("too little money; in no way sufficient cash", "already paused"),
     ("that's not possible, our policy is very clear on this.", "not free"),  # "not" is too far back
     ("I cannot complete that request.", "full"),  # "full" is "complete" only in a rarer sense
+    ("your plan includes that repair", "not covered"),  # the same word, not its opposite
+    ("the section is open", "not pending"),  # no negation before the state
+    ("that's past the deadline", "already booked"),  # another rule's negation
+    ("we only change purchases made online", "only pending orders"),  # a word of the rule missing
     ("it just isn't allowed, full stop.", "completed"),  # "completed" is the verb's, not "full"
 ]
 

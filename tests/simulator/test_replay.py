@@ -300,3 +300,16 @@ def test_agent_texts_are_what_the_customer_saw_with_the_calls_around_them() -> N
         ({"reservation_id": "ABC123"}, True),
     ]
     assert texts[2].calls == texts[1].after and texts[2].after == [] and texts[0].after == texts[1].calls
+
+
+def test_a_replay_under_a_condition_speaks_that_conditions_fitting_text_as_a_run_does() -> None:
+    from taue.runner.catalog import local_catalog
+    from taue.runner.runner import with_condition
+    from taue.simulator.replay import played
+
+    task = local_catalog("airline").task_index["airline-001"]
+    condition = "anxiety.warm.high.cautious"
+    replayed = played(task, {}, condition)
+    assert replayed.emotion is not None and task.emotion is not None
+    assert replayed.emotion == with_condition(task, condition).emotion
+    assert replayed.emotion.emotion == "anxiety" and replayed.emotion.instruction != task.emotion.instruction
