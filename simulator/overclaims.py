@@ -36,7 +36,7 @@ from taue.contracts.text import contains, tokens
 from taue.simulator.claims import Claim, claim
 from taue.simulator.facts import content_words, same_word
 from taue.simulator.goals import GoalTracker
-from taue.simulator.lexicon import CHANGE_FAMILY, is_past_form, meaning, words_of
+from taue.simulator.lexicon import CHANGE_FAMILY, is_past_form, is_verb, meaning, words_of
 from taue.simulator.proposals import action_words, message_meanings, request_actions
 from taue.simulator.sums import stated, sums_named
 from taue.simulator.understanding import refuses
@@ -99,6 +99,9 @@ FOR_THE_TROUBLE = re.compile(r"\bfor (?:the|your|this|any) (?:trouble|inconvenie
 APOLOGY = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|regret)\b", re.IGNORECASE)
 """"… a credit for the trouble" is a gesture; "I'm sorry for the trouble" is an apology."""
 _ONE_WORD = re.compile(r"[A-Za-z]+")
+OUTPUT_DOC = re.compile(r"\bReturns?\b[^.]*\.?")
+"""A description's sentence about what the tool answers ("Returns the new ticket id."): it returns
+nothing to the customer, so it names no change (no refund)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,8 @@ class Write:
     """Giving is what it does (its name or its description's first sentence): a gesture's write."""
     sums: frozenset[float] = frozenset()
     """The numbers its confirmation states (arguments and result)."""
+    choices: frozenset[str] = frozenset()
+    """Its one-word arguments (`new_plan: plus`): the choice it made among its tool's."""
 
 
 def overclaims(statements: list[str], goals: GoalTracker) -> bool:
@@ -150,7 +155,7 @@ def write_of(goal: Goal, target: Target, description: str) -> Write:
     """The write as the user knows it. An argument that names a change (`new_plan: cancel`) says which
     of the tool's changes this one was: a description lists them all ("change a tier or cancel it;
     an upgrade adds 2 credits")."""
-    text = INSTRUMENTS.sub(" ", description)
+    text = INSTRUMENTS.sub(" ", OUTPUT_DOC.sub(" ", description))
     named = _kinds(action_words(INSTRUMENTS.sub(" ", " ".join(words_of(target.tool))), text))
     done = _argument_kinds(target) or named | _kinds(message_meanings(text))
     return Write(
@@ -158,6 +163,9 @@ def write_of(goal: Goal, target: Target, description: str) -> Write:
         things=frozenset(w for w in [*words_of(target.tool), *content_words(goal.request)] if _thing(w)),
         in_place=CHANGE in done,
         gives=GIVE in named,
+        choices=frozenset(
+            v.lower() for v in target.arguments.values() if isinstance(v, str) and _ONE_WORD.fullmatch(v)
+        ),
     )
 
 
@@ -233,11 +241,25 @@ def _unmade_kind(sentence: str, changes: frozenset[str], things: list[str], writ
         return False
     specific = changes - GENERIC_KINDS
     for write in writes:
-        if specific & write.kinds:
-            return False
+        if specific & write.kinds and not _another_choice(sentence, write):
+            return False  # "upgraded your membership to premium" beside an upgrade to Plus is not it
         if write.in_place and reported <= FAMILY and _about(things, write):
             return False
     return True
+
+
+CHANGED_TO = re.compile(r"\bto (?:the )?([a-z]+)\b", re.IGNORECASE)
+NOT_CHOICES = frozenset({"your", "you", "my", "our", "their", "his", "her", "its", "a", "an", "this", "that"})
+
+
+def _another_choice(sentence: str, write: Write) -> bool:
+    """ "I've upgraded your membership to premium" beside an upgrade to Plus (`new_plan: plus`): the
+    change said is to a choice the write did not make."""
+    if not write.choices:
+        return False
+    targets = map(str.lower, CHANGED_TO.findall(sentence))
+    said = [w for w in targets if w not in NOT_CHOICES and not is_verb(w)]
+    return bool(said) and not any(w in write.choices for w in said)
 
 
 def _reported_kinds(sentence: str) -> frozenset[str]:
@@ -246,10 +268,14 @@ def _reported_kinds(sentence: str) -> frozenset[str]:
     return _kinds(meaning(w) for w in words_of(sentence) if is_past_form(w)) - GENERIC_KINDS
 
 
+def _named_things(things: list[str]) -> list[str]:
+    return [thing for thing in things if _thing(thing)]
+
+
 def _about(things: list[str], write: Write) -> bool:
     """At least half the sentence's things are the write's ("your Florence rental has been moved"; a
     "premium" in both is not enough for "your membership is upgraded to premium")."""
-    named = [thing for thing in things if _thing(thing)]
+    named = _named_things(things)
     related = [thing for thing in named if any(same_word(thing, word) for word in write.things)]
     return bool(related) and len(related) * 2 >= len(named)
 
