@@ -239,7 +239,7 @@ def _report_semantic(hits_by_domain: dict, failing: bool) -> int:
     from taue.tracer.semantic_lints import semantic_lint_summary
 
     summary = semantic_lint_summary(hits_by_domain)
-    status = "failing" if failing else "task set v3 fixes these; not yet failing"
+    status = "failing" if failing else "a later task set fixes these; not yet failing"
     tasks = sum(summary["tasks_hit"].values())
     counts = {
         lint: sum(summary["totals"][split][lint] for split in summary["totals"]) for lint in summary["lints"]
