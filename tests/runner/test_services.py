@@ -24,6 +24,7 @@ from taue.runner.runner import execute_run
 from taue.scorer.client import ScorerClient
 from taue.scorer.scoring import ScoreRequest, score_episode
 from taue.scorer.service import build_server as build_scorer
+from taue.simulator.disclosure import brief
 from taue.simulator.service import build_server as build_simulator
 from taue.simulator.wire import user_task_message
 from tests.conftest import ADMIN_TOKEN
@@ -60,7 +61,8 @@ async def test_simulator_service_health_reflection_and_sessions(simulator_server
     stub = simulator_pb2_grpc.SimulatorStub(chan)
     task = get_domain("airline").tasks[0]
     started = await stub.StartSession(simulator_pb2.StartSessionRequest(task=user_task_message(task), seed=4))
-    assert started.session_id and task.user_scenario.goals[0].request in started.first_message
+    first = brief(task.user_scenario.goals[0].request, task.user_scenario.known_info)
+    assert started.session_id and first.text in started.first_message  # its payment held back
     turn = await stub.Respond(
         simulator_pb2.RespondRequest(session_id=started.session_id, agent_message="Hm?")
     )
