@@ -103,14 +103,15 @@ def _tail(path: Path, lines: int = 30) -> str:
 def start_llama_server(
     chat_format: str = CHAT_FORMAT, n_ctx: int = 4096, timeout: float = START_TIMEOUT
 ) -> Iterator[LlamaServer]:
-    """Start `python -m llama_cpp.server` with SmolLM2 on a free 127.0.0.1 port; stop it on exit."""
+    """Start `python -m llama_cpp.server` (through `llama_server_main.py`) with SmolLM2 on a free
+    127.0.0.1 port; stop it on exit."""
     reason = missing_requirements()
     if reason is not None:
         raise RuntimeError(reason)
     port = _free_port()
     log_path = Path(tempfile.mkdtemp(prefix="llama-server-")) / "server.log"
     command = [
-        sys.executable, "-m", "llama_cpp.server",
+        sys.executable, str(Path(__file__).with_name("llama_server_main.py")),
         "--model", str(model_path()), "--model_alias", MODEL_ALIAS,
         "--host", "127.0.0.1", "--port", str(port),
         "--n_ctx", str(n_ctx), "--n_threads", str(THREADS),
