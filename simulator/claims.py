@@ -66,6 +66,12 @@ STATE_PHRASES = (
     "are on the way",
     "on their way",
     "now playing",
+    "playing now",
+    "went thru",
+    "on route",
+    "en route",
+    "headed your way",
+    "heading your way",
     "was a success",
     "were a success",
     "is a success",
@@ -115,7 +121,8 @@ class Claim(IntEnum):
 
 
 def _words(sentence: str) -> list[str]:
-    expanded = " ".join(_CONTRACTIONS.get(w, w) for w in _WORD.findall(sentence.lower().replace("’", "'")))
+    lowered = sentence.lower().replace("’", "'").replace("on it's way", "on its way")
+    expanded = " ".join(_CONTRACTIONS.get(w, w) for w in _WORD.findall(lowered))
     return expanded.replace(" is been ", " has been ").split()  # "it's been booked": "it has been"
 
 
@@ -210,8 +217,18 @@ def _state_passive(words: list[str]) -> Claim:
 
 
 def _plain_subject(subject: list[str]) -> bool:
-    """ "The visit is scheduled.", "Tickets are reserved.": a clause that is only its subject and state."""
-    return subject[:1] == ["the"] or (len(subject) == 1 and subject[0].endswith("s"))
+    """ "The visit is scheduled.", "Tickets are reserved.", "Transfer is initiated.", "Your visit to the
+    flat is planned.": a clause that is only its subject and state."""
+    return subject[:1] in (["the"], ["your"]) or (
+        len(subject) == 1 and (subject[0].endswith("s") or subject[0] in BOOKED_THINGS)
+    )
+
+
+BOOKED_THINGS = wordset(
+    "reservation booking appointment visit transfer payment order purchase rental ride table room car "
+    "ticket seat card alarm movie song"
+)
+"""What a bare "… is booked" reports on ("Visit is scheduled.", not "Admission is charged.")."""
 
 
 def _ends_made(words: list[str], index: int) -> bool:
@@ -359,6 +376,11 @@ def _clause_claim(clause: str) -> Claim:
 BOOKED = re.compile(
     r"\b(?:you are|you're|you have been|you've been) (?:all )?"
     r"(?:booked|reserved|scheduled|registered|enrolled)\b"
+    r"|\byou(?: have|'ve)? got (?:your |the |a |\d+ |all )?"
+    r"(?:seat|ticket|table|car|room|ride|reservation)s?\b"
+    r"|\b(?:the |your )?(?:seat|ticket|table|car|room)s? (?:is|are) yours\b"
+    r"|^(?:your |the )?(?:reservation|booking|appointment|purchase|order|transfer|payment|rental)s? "
+    r"(?:made|done)\b"
     r"|\b(?:i|we) (?:was|were) able to (?:\w+ )?(?:book|reserve|schedule|confirm|make|complete|process|"
     r"transfer|cancel|change|update|move|add|set|send|place|buy|purchase|rent|order|pay)\b"
 )

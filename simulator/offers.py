@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from taue.simulator.claims import claim
 from taue.simulator.facts import content_words
 from taue.simulator.lexicon import is_lookup, is_verb, meaning, phrase_meanings
 from taue.simulator.phrases import (
@@ -28,10 +29,12 @@ from taue.simulator.phrases import (
     OFFER_LEADS,
     PROPOSAL_LEAD,
     PROPOSAL_PHRASES,
+    READBACK,
     REQUEST_VERBS,
     SUBORDINATORS,
     TRANSACTION,
     VAGUE,
+    VALUE,
     WH_CHOICE,
     WH_WORDS,
     WORD,
@@ -124,7 +127,7 @@ def proposes_change(question: str) -> bool:
     words = WORD.findall(question)
     if offers_transaction(question):
         return True
-    if CONFIRM_LEAD.match(question) or HOW_ABOUT.match(question):
+    if CONFIRM_LEAD.match(question) or HOW_ABOUT.match(question) or reads_back(question):
         return True  # "Confirming a table for 2 at 7 pm.", "How about renting it?"
     if question.rstrip().endswith("?") and DECLARATIVE_CHECK.match(question) and not set(words) & WH_WORDS:
         return True  # "You'd like to rent it?", "So a table for 4 at 7 pm?"
@@ -134,6 +137,13 @@ def proposes_change(question: str) -> bool:
         return True
     checks = has(question, PROPOSAL_PHRASES) or has(question, CONFIRMATION_PHRASES)
     return checks and (any(changes(w) for w in words) or bool(_phrasal_change(words)))
+
+
+def reads_back(sentence: str) -> bool:
+    """ "You want a table for 2 at 7 pm.": an action's details read back for the user to check (a
+    report of the change, "Booking confirmed for 2", is no check)."""
+    lowered = " ".join(sentence.lower().replace("’", "'").split())
+    return bool(READBACK.match(lowered) and VALUE.search(lowered)) and not claim(sentence)
 
 
 def offers_transaction(question: str) -> bool:

@@ -208,6 +208,11 @@ HELP_OFFER = re.compile(
     r"|\bif you (?:decide|choose|change your mind)\b"
 )
 """'If you need further assistance, please let me know': an offer of help, asking for nothing."""
+CONFIRMED_THINGS = (
+    r"(?:booking|reservation|appointment|order|transfer|request|purchase|rental|ride|visit|changes?|plan"
+    r"|ticket|tickets|table|room|rooms)"
+)
+"""What "please confirm your …" asks the user to approve (not a fact: "please confirm your email")."""
 CONFIRM_LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|alright|all right|so|great|sure|perfect|got it|thanks?|thank you|just to check)"
     r"[,.!]?\s+)*"
@@ -225,8 +230,10 @@ CONFIRM_LEAD = re.compile(
     r"|(?:i )?need your (?:final )?confirmation\b"
     r"|please give (?:me )?(?:your )?confirmation|please confirm:|so (?:that's|that is|this is)\b"
     r"|(?:please |pleas |kindly )confirm (?!the |your |if |whether |which |what |how |who |my )\w"
-    r"|(?:please |kindly )?(?:once again )?(?:verify|check|review|ensure)(?: and (?:confirm|review|verify))?"
-    r" (?:the following|the details|these details|this|that,|below)"
+    r"|(?:please |pleas |kindly )?confirm your (?:\w+ )?" + CONFIRMED_THINGS + r"\b"
+    r"|(?:please |pleas |kindly )?(?:once again )?(?:verify|check|review|ensure)"
+    r"(?: and (?:confirm|review|verify))?"
+    r"(?: (?:the following|the details|these details|this|that,|that you|below)|[,:;])"
     r"|(?:just )?to be (?:clear|sure)(?:[,:;] |[,:]? (?:you|so|that|i'll|i will|i'm)\b)"
     r"|please be clear on this"
     r"|let me (?:see|check|make sure) (?:if |that )?i (?:got|have|understood)\b"
@@ -236,9 +243,24 @@ CONFIRM_LEAD = re.compile(
 """A sentence that sets out an action's details for the user's approval ("Confirming a table for 2 at
 7 pm.", "To review: you'd like …", "Let's confirm the details."): a confirmation request, with or
 without "?"."""
+READBACK = re.compile(
+    r"^(?:(?:ok(?:ay)?|alright|all right|so|sure|great|then|fine|got it|understood|i understand|perfect)"
+    r"[,.!]?\s+)*"
+    r"(?:you(?:'d| would) (?:like|prefer)\b"
+    r"|you (?:want|need|wish|require)\b(?! to (?:go|reach|watch|pay|call|arrive|be|get to)\b)"
+    r"|(?:booking|reserving|scheduling|renting|buying|purchasing) (?:a|an|the|your|\d)"
+    r"|book (?:a|an|\d)"
+    r"|i (?:will|'ll) (?:\w+ )?(?:book|reserve|schedule|rent|buy|purchase|set up|transfer|play)\b"
+    r"|here(?:'s| is) what i have\b|what i have:)"
+)
+"""An action's details read back as a statement ("You want a table for 2 at 7 pm.", "Booking 3 tickets
+for March 2nd."): it asks the user to check them (with a value in it, and no report of a change)."""
+BOOKING_VERBS = r"(?:book|reserve|play|rent|buy|schedule|set|make|transfer|send|add|see|visit|watch)"
+"""Verbs of a booking read back as a question ("You'll book 1 room …?", "So I should play it on …?")."""
 DECLARATIVE_CHECK = re.compile(
     r"^(?:(?:ok(?:ay)?|alright|so|and|great|sure|just|then)[,.]?\s+)*"
     r"(?:you(?:'d|'re| (?:instead |still |also |just |really )?(?:would|want|wish|will))\b"
+    r"|(?:you'll|i should) (?:\w+ )?" + BOOKING_VERBS + r"\b"
     r"|so (?:a|an|the|that)\b|that(?:'s| is| will be)\b"
     r"|this (?:is|will be)\b|a (?:table|reservation|booking|ticket|ride|room|transfer|appointment)\b)"
 )

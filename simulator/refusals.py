@@ -57,12 +57,24 @@ _NEGATED = re.compile(
 )
 
 
+TRANSACTIONS = (
+    r"(?:booking|reservation|purchase|appointment|transaction|payment|transfer|order|request|ticket|rental)s?"
+)
+RECORD_FAILED = (
+    rf"{TRANSACTIONS} (?:(?:has|have) )?failed|"
+    rf"{TRANSACTIONS} (?:was|were|is|are|has been|have been) not (?:made|done|completed|processed|placed)"
+)
+"""A transaction said to have failed ("your booking failed", "the purchase was not made")."""
 FAILURES = re.compile(
     r"\b(?:could not|was not able to|were not able to|did not go through|didn't go through|"
     r"was unsuccessful|were unsuccessful|is unsuccessful|not successful|failed to|fail to|went wrong|"
     r"(?:have|has) not been able to|did not work|was not confirmed|were not confirmed|"
     r"there (?:was|were) (?:an? )?(?:issue|problem|error)s? (?:with |while |when )?\w+ing|"
-    r"(?:is|are|was|were) (?:fully booked|sold out))\b"
+    r"(?:is|are|was|were) (?:fully booked|sold out|full(?!-)|booked up)|"
+    r"(?:is|are|was|were) (?:not|no longer) available|(?:isn't|aren't|wasn't|weren't) available|unavailable|"
+    r"there (?:is|are|was|were) (?:no|not any) (?:\w+ ){0,2}(?:available|openings?|availability)|"
+    r"(?:there's|there is|there was) nothing (?:\w+ )?available|"
+    r"there (?:was|were) (?:an? )?(?:issue|problem|error)s?(?= *(?:[.!;,]|$))|" + RECORD_FAILED + r")\b"
     r"(?! (?:find|locate|see|look|verify|identify|match|pull up))"
 )
 """A report that the action failed ("the booking could not be made", "it didn't go through"); failing to

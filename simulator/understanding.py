@@ -46,6 +46,7 @@ from taue.simulator.offers import (
     offers_transaction,
     opens_with_proposal,
     proposes_change,
+    reads_back,
     wh_led,
     yes_no,
 )
@@ -132,6 +133,7 @@ def is_question(sentence: str) -> bool:
         or bool(POLITE_REQUEST.search(lowered) or NEED_REQUEST.search(text))
         or bool(CONFIRM_LEAD.match(lowered))
         or bool(QUESTION_OPENING.match(lowered))
+        or reads_back(sentence)
     )
 
 
@@ -163,7 +165,7 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
                 _alternatives(
                     normalise(sentence), book, reading
                 )  # "If you don't have that, your name works too."
-            _read_statement(sentence, reading)
+            _read_statement(sentence, reading, book)
             previous, asked = normalise(sentence), False
             continue
         reading.questions.append(sentence)
@@ -235,10 +237,13 @@ def refuses(sentence: str) -> bool:
     return has(lowered, REFUSALS) or bool(FAILURES.search(lowered))
 
 
-def _read_statement(sentence: str, reading: Reading) -> None:
+def _read_statement(sentence: str, reading: Reading, book: FactBook) -> None:
     reading.statements.append(sentence)
     lowered = without_sympathy(expand(normalise(QUOTED.sub(" ", sentence))))
     refusing = refuses(sentence)
+    if refusing and states_attribute(sentence, book):
+        reading.informs = True
+        refusing = refuses(" ".join(c for c in CLAUSES.split(sentence) if not states_attribute(c, book)))
     claimed = Claim.NONE if refusing else claim(sentence)  # "I can't: it was already completed"
     reading.claim = max(reading.claim, claimed)
     if not (refusing or claimed or PLAN.search(f" {lowered}")):
@@ -253,6 +258,30 @@ def _read_statement(sentence: str, reading: Reading) -> None:
         or has(f" {lowered} ", REASON_MARKERS)
         or bool(refusing and EXPLAINED.search(lowered))
     )
+
+
+def states_attribute(sentence: str, book: FactBook) -> bool:
+    """ "Pets are not allowed there.", "It is not furnished.": a no about a yes/no attribute of the
+    thing the agent looked up (a fact the customer does not hold, valued yes or no) informs; it refuses
+    nothing the customer asked the agent to do."""
+    words = content_words(sentence)
+    return any(
+        name not in book.known
+        and book.values.get(name, "").strip().lower() in YES_NO_VALUES
+        and all(any(same_word(part, word) for word in words) for part in _attribute_words(name))
+        for name in book.names
+    )
+
+
+CLAUSES = re.compile(r"[,;]\s+|\s+(?:and|but)\s+")
+
+
+def _attribute_words(name: str) -> list[str]:
+    """The words that name an attribute ("smoking" of `smoking_allowed`: "you can't smoke there")."""
+    return [w for w in content_words(name.replace("_", " ")) if w not in PERMISSION_WORDS] or [name]
+
+
+PERMISSION_WORDS = frozenset({"allowed", "permitted"})
 
 
 DETAILS = re.compile(r"\([^()]*\)|\"[^\"]*\"|(?<!\w)'[^']*'(?!\w)|“[^”]*”|‘[^’]*’")
@@ -291,6 +320,9 @@ def _read_question(
     lead = LEADING_CLAUSE.match(question)
     if lead and has(lead.group(0), REQUEST_PHRASES) and not is_question(question[lead.end() :]):
         confirms(question, reading)  # "Once you confirm, I'll start the return and email you …"
+        return
+    if not question.rstrip().endswith("?") and reads_back(question):
+        confirms(question, reading)  # "You want to add 2 bags under your name.": details to check, no request
         return
     if OPTION_OFFER.match(question) and not options:
         reading.asks_confirmation = True  # "How about Delta Airlines?": one option offered to take

@@ -1,0 +1,170 @@
+"""How the reader takes the plain, terse way many service assistants write (the style of the
+Schema-Guided Dialogue corpus, measured by `taue simulator corpus-eval --corpus sgd`): details read
+back as a statement, "please confirm your booking", failures said as a state, an attribute of a place
+said with "not allowed", reports without "I", and sentences typed without a space. Every message here
+is written for this test."""
+
+from __future__ import annotations
+
+import pytest
+
+from taue.simulator.claims import Claim, claim
+from taue.simulator.facts import FactBook
+from taue.simulator.markup import sentences
+from taue.simulator.understanding import read_message
+
+HOTEL = FactBook(
+    names=["hotel_name", "check_in_date", "pets_allowed", "smoking_allowed", "number_of_rooms"],
+    values={"hotel_name": "Harbour Inn", "pets_allowed": "False", "smoking_allowed": "False"},
+    known=frozenset({"hotel_name", "check_in_date", "number_of_rooms"}),
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Sadly, the Harbour Inn doesn't allow pets.",
+        "No, smoking is not permitted anywhere in the building.",
+        "I'm sorry, you can't smoke in the rooms there.",
+    ],
+)
+def test_a_no_about_an_attribute_of_the_place_informs_and_refuses_nothing(message: str) -> None:
+    reading = read_message(message, HOTEL)
+    assert not reading.refuses
+    assert reading.informs
+
+
+def test_the_same_words_refuse_when_no_attribute_of_the_scenario_is_meant() -> None:
+    assert read_message("Sorry, pets are not allowed.", FactBook(names=["hotel_name"])).refuses
+    known_fact = FactBook(
+        names=["pets_allowed"], values={"pets_allowed": "True"}, known=frozenset({"pets_allowed"})
+    )
+    assert read_message("Sorry, pets are not allowed.", known_fact).refuses
+
+
+def test_a_failure_beside_an_attribute_in_one_sentence_is_still_a_failure() -> None:
+    reading = read_message("Sorry, the room could not be booked, and smoking is not allowed there.", HOTEL)
+    assert reading.refuses
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Sorry, that time slot isn't available any more.",
+        "Unfortunately the 6 pm sitting is unavailable.",
+        "I'm afraid your booking failed.",
+        "Apologies, the payment was not processed.",
+        "Sorry, there was an error.",
+        "That train is full, I'm sorry.",
+        "There are no tables available at 8 pm.",
+        "Looks like there's nothing available that evening.",
+    ],
+)
+def test_a_failure_said_as_a_state_is_a_failure(message: str) -> None:
+    assert read_message(message, HOTEL).refuses
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The car is full-size and seats five.",
+        "I couldn't find a booking under that name, could you spell it?",
+    ],
+)
+def test_a_description_or_a_lookup_that_found_nothing_is_no_failure(message: str) -> None:
+    assert not read_message(message, FactBook(names=["name"])).refuses
+
+
+def test_a_sentence_typed_without_a_space_after_its_full_stop_ends_there() -> None:
+    assert sentences("The table was booked.Their number is 555-0100.") == [
+        "The table was booked.",
+        "Their number is 555-0100.",
+    ]
+    assert sentences("You'd like 3 rooms at Arc The.Hotel in Washington D.C. from May 4?") == [
+        "You'd like 3 rooms at Arc The.Hotel in Washington D.C. from May 4?"
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "You want a table for 4 at Luigi's on May 3 at 7 pm.",
+        "Okay, booking 2 seats on the 9:15 train to Leeds.",
+        "So you'd like 1 room at the Harbour Inn for 3 nights from June 2.",
+        "I will reserve a table for 2 at 8 pm at the Lotus Garden.",
+    ],
+)
+def test_details_read_back_as_a_statement_ask_to_approve_them(message: str) -> None:
+    reading = read_message(message, HOTEL)
+    assert reading.asks_confirmation
+    assert not reading.facts_asked
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Booking confirmed for 2 at 7 pm.",
+        "You need to arrive 15 minutes before 7 pm.",
+        "You want a quiet room, I understand.",
+    ],
+)
+def test_a_report_a_reminder_or_a_readback_without_details_is_no_proposal(message: str) -> None:
+    assert not read_message(message, HOTEL).asks_confirmation
+
+
+def test_a_readback_that_names_known_facts_asks_for_none_of_them() -> None:
+    book = FactBook(
+        names=["first_name", "last_name", "checked_bags"], known=frozenset({"first_name", "last_name"})
+    )
+    reading = read_message("You want to add 2 checked bags under your name, at no cost.", book)
+    assert reading.asks_confirmation
+    assert not reading.facts_asked
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Please confirm your booking of a shared cab for 2 to 10 Elm Street.",
+        "Please verify that you want to book a visit on June 2 at 3 pm.",
+        "Please verify: 1 room at the Harbour Inn from June 2 for 2 nights.",
+        "You'll book 1 room at the Harbour Inn for 3 nights?",
+        "So I should play it on the kitchen speaker?",
+    ],
+)
+def test_a_request_to_confirm_a_booking_asks_to_approve_it(message: str) -> None:
+    book = FactBook(
+        names=["shared_ride", "destination", "device"], known=frozenset({"shared_ride", "device"})
+    )
+    reading = read_message(message, book)
+    assert reading.asks_confirmation
+    assert not reading.requested
+
+
+def test_please_confirm_your_fact_still_asks_for_the_fact() -> None:
+    book = FactBook(names=["email"], known=frozenset({"email"}))
+    reading = read_message("Please confirm your email address.", book)
+    assert not reading.asks_confirmation
+    assert reading.facts_asked == ["email"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Your visit to the gallery is scheduled.",
+        "Transfer is initiated.",
+        "Reservation made, and they do have parking.",
+        "Your cab is on it's way.",
+        "You've got your tickets!",
+        "The seats are yours.",
+        "Your appointment went thru.",
+    ],
+)
+def test_a_report_without_i_is_a_completion_claim(sentence: str) -> None:
+    assert claim(sentence) is not Claim.NONE
+
+
+@pytest.mark.parametrize(
+    "sentence", ["Admission is charged at the door.", "Entry is charged.", "Enjoy your stay!"]
+)
+def test_a_fact_about_a_place_or_a_farewell_is_no_completion_claim(sentence: str) -> None:
+    assert claim(sentence) is Claim.NONE
