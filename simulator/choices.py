@@ -96,6 +96,10 @@ _INLINE_LEAD = re.compile(
     r"\s+(?P<list>[^?.!;:]+)",
     re.IGNORECASE,
 )
+_OPTIONS_ANNOUNCED = re.compile(r"\b(?:options?|choices?|available|found|following|these)\b", re.IGNORECASE)
+"""Words before a colon that announce the options after it ("2 options: A and B")."""
+_COLON = re.compile(r"(?<!\d):(?!\d)")
+"""A colon that is no clock time's."""
 _ITEM_BREAK = re.compile(r",\s*(?:or|and)\s+|,\s*|\s+or\s+|\s+and\s+")
 _INLINE_ITEM_WORDS = 5
 
@@ -119,8 +123,11 @@ def inline_options(sentence: str) -> tuple[Option, ...]:
         found = _INLINE_LEAD.search(sentence)
     text = found.group("list") if found else sentence.rstrip("?.! ")
     records = text.count("\x00") >= 2  # "A (…) and B (…)": records with their details
-    singular = found and re.match(r"there(?: is|'s)\b", found.group(0), re.IGNORECASE)
-    and_list = found and not singular and re.search(r",.*\band\b" if not records else r"\band\b", text)
+    singular = found and re.match(r"there(?: is|'s)\b", found.group(0), re.IGNORECASE) and text.count(",") < 2
+    colon = list(_COLON.finditer(sentence))
+    announced = colon and _OPTIONS_ANNOUNCED.search(sentence[: colon[-1].start()])
+    two_named = records or announced  # "A (…) and B (…)", "2 options: A and B"
+    and_list = found and not singular and re.search(r",.*\band\b" if not two_named else r"\band\b", text)
     if not re.search(r"\bor\b", text) and not and_list:
         return ()
     items = [i.strip(" ,") for i in _ITEM_BREAK.split(text) if i.strip(" ,")]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from taue.simulator.choices import inline_options
 from taue.simulator.claims import Claim, claim
 from taue.simulator.facts import FactBook
 from taue.simulator.markup import sentences
@@ -168,3 +169,28 @@ def test_a_report_without_i_is_a_completion_claim(sentence: str) -> None:
 )
 def test_a_fact_about_a_place_or_a_farewell_is_no_completion_claim(sentence: str) -> None:
     assert claim(sentence) is Claim.NONE
+
+
+@pytest.mark.parametrize(
+    ("sentence", "labels"),
+    [
+        ("There are 2 good options: Hotel Lumen and The Quay.", ["Hotel Lumen", "The Quay"]),
+        ("Yes, there is Red Sky, Blue Hour, and Low Tide.", ["Red Sky", "Blue Hour", "Low Tide"]),
+    ],
+)
+def test_options_announced_before_a_colon_or_listed_after_there_is_are_options(
+    sentence: str, labels: list[str]
+) -> None:
+    assert [option.label for option in inline_options(sentence)] == labels
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I found a train with 1 change, a departure time of 7:40 am and a fare of $53.",
+        "There is a flight at 5 pm and it costs $40.",
+        "Your booking includes: one checked bag and a meal.",
+    ],
+)
+def test_one_thing_described_is_no_list_of_options(sentence: str) -> None:
+    assert inline_options(sentence) == ()
