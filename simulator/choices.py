@@ -255,7 +255,7 @@ def _groups(options: Iterable[Option]) -> list[list[Option]]:
 
 
 def _label(line: str) -> str:
-    head = line.strip().rstrip(":;,.")
+    head = line.strip().rstrip(":;,.").strip("\"'“”‘’`")  # '"M05KNL"' is named M05KNL
     return head if len(head) <= LABEL_LIMIT else f"{head[:LABEL_LIMIT].rsplit(' ', 1)[0]}…"
 
 

@@ -72,6 +72,12 @@ STATE_PHRASES = (
     "en route",
     "headed your way",
     "heading your way",
+    "has started",
+    "have started",
+    "has begun",
+    "is being processed",
+    "are being processed",
+    "is processing",
     "was a success",
     "were a success",
     "is a success",
@@ -110,6 +116,7 @@ _CONTRACTIONS = {
     "you've": "you have",
 }
 _WORD = re.compile(r"[a-z0-9']+")
+_IS_BEEN = re.compile(r"\bis ((?:all |now |just |already )?)been\b")
 _PHRASES = tuple((phrase, re.compile(rf"\b{re.escape(phrase)}\b")) for phrase in STATE_PHRASES)
 
 
@@ -123,7 +130,7 @@ class Claim(IntEnum):
 def _words(sentence: str) -> list[str]:
     lowered = sentence.lower().replace("’", "'").replace("on it's way", "on its way")
     expanded = " ".join(_CONTRACTIONS.get(w, w) for w in _WORD.findall(lowered))
-    return expanded.replace(" is been ", " has been ").split()  # "it's been booked": "it has been"
+    return _IS_BEEN.sub(r"has \1been", expanded).split()  # "it's all been booked": "it has all been"
 
 
 def _free(words: list[str], index: int) -> bool:
@@ -272,7 +279,7 @@ def _final_passive(words: list[str]) -> Claim:
 
 def _perfect(before: list[str]) -> bool:
     """ "has been", "have now been", "had already been"."""
-    while before and before[-1] in PASSIVE_MARKERS | {"already", "also", "successfully"}:
+    while before and before[-1] in PASSIVE_MARKERS | {"already", "also", "successfully", "all"}:
         before = before[:-1]
     return bool(before) and before[-1] in ("has", "have", "had")
 
@@ -305,6 +312,9 @@ def _phrase_claim(words: list[str]) -> Claim:
                 continue  # "…; status completed": a record's data
             if phrase in THROUGH and words[index + 2 : index + 3] and words[index + 2] in REVIEWED:
                 continue  # "I've gone through everything carefully": a review
+            if phrase in UNDERWAY:
+                best = Claim.WEAK  # "the song is playing": a change under way; it accuses nobody
+                continue
             if phrase in HISTORY_STATES and words[index - 1 : index] in (["was"], ["were"]):
                 best = Claim.WEAK  # "the order was completed": a report or its history; it accuses nobody
                 continue
@@ -316,6 +326,15 @@ THROUGH = ("went through", "gone through")
 REVIEWED = frozenset(
     {"everything", "all", "your", "the", "it", "them", "my", "our", "this", "that", "each", "every"}
 )
+UNDERWAY = (
+    "has started",
+    "have started",
+    "has begun",
+    "is being processed",
+    "are being processed",
+    "is processing",
+)
+"""A change said to be under way: a report in words the user cannot be sure of (`Claim.WEAK`)."""
 HISTORY_STATES = ("complete", "completed", "done")
 """States that, after a plain "was", may tell a record's history ("was completed in May"): weak."""
 SEARCH_RESULTS = frozenset(
@@ -326,12 +345,18 @@ SEARCH_RESULTS = frozenset(
 def _found(words: list[str], verb: str) -> bool:
     """ "I've got 3 flights for you", "I discovered 10 hotels": what a search found, not a change ("I've
     gotten you the seats" is one)."""
-    if lemma(verb) == "discover":
+    if lemma(verb) == "discover" or _came_up_with(words, verb):
         return True
     if lemma(verb) != "get" or verb not in words:
         return False
     after = words[words.index(verb) + 1 : words.index(verb) + 2]
     return bool(after) and (after[0].isdigit() or after[0] in SEARCH_RESULTS)
+
+
+def _came_up_with(words: list[str], verb: str) -> bool:
+    """ "I came up with 6 doctors": what a search found."""
+    at = words.index(verb) if verb in words else -1
+    return lemma(verb) == "come" and words[at + 1 : at + 3] == ["up", "with"]
 
 
 NOT_REPORTS = re.compile(r"(if|unless|reason|the reason|because)\b")
@@ -387,7 +412,7 @@ BOOKED = re.compile(
 """'You're booked.', 'I was able to book it.'"""
 CONFIRMED_BOOKING = re.compile(
     r"\b(?:reservation|booking|appointment|ticket|tickets|purchase|order|transfer|payment|ride|table|"
-    r"visit|rental|room|rooms|event)\b[^.;]{0,40}"
+    r"visit|rental|room|rooms|event|schedule)\b[^.;]{0,40}"
     r"\b(?:(?:has|have)(?: now| just| already)? been|was|were|is|are|is now|are now) "
     r"(?:successfully |now )?confirmed\b"
     r"|^(?:your )?(?:reservation|booking|appointment|purchase|order|transfer|payment|ticket|tickets|ride|room"

@@ -170,6 +170,7 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
             continue
         reading.questions.append(sentence)
         _lead_failure(sentence, reading)
+        _lead_claim(sentence, reading)
         question = NOT_PROPOSING.sub(_continue, normalise(sentence))
         if previous and bare_offer(question) and has(previous, HANDOVER_PHRASES):
             reading.handover_offers += 1  # "I can transfer you to a human agent. Want me to?"
@@ -229,6 +230,14 @@ def _lead_failure(question: str, reading: Reading) -> None:
     if len(lead) == 2 and (has(lead[0], REFUSALS) or FAILURES.search(lead[0])):
         reading.refuses = True
         reading.statements.append(lead[0])  # its reason may settle a refused need
+
+
+def _lead_claim(question: str, reading: Reading) -> None:
+    """ "Your booking has been made, can I help with anything else?": the clauses before the question
+    can report a change."""
+    clauses = re.split(r"[,;]\s+", question)
+    if len(clauses) > 1 and not refuses(question):
+        reading.claim = max(reading.claim, max(claim(c) for c in clauses[:-1]))
 
 
 def refuses(sentence: str) -> bool:

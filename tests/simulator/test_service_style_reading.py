@@ -194,3 +194,36 @@ def test_options_announced_before_a_colon_or_listed_after_there_is_are_options(
 )
 def test_one_thing_described_is_no_list_of_options(sentence: str) -> None:
     assert inline_options(sentence) == ()
+
+
+def test_a_report_before_a_question_in_one_sentence_is_read() -> None:
+    reading = read_message("Your booking has been made, can I help you with anything else?", HOTEL)
+    assert reading.claims_completion
+    assert reading.offers_help
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "It's all been booked for you!",
+        "Your viewing schedule has been confirmed.",
+        "The song has started.",
+        "Your transfer is being processed.",
+    ],
+)
+def test_a_change_done_or_under_way_is_a_claim(sentence: str) -> None:
+    assert claim(sentence) is not Claim.NONE
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["I came up with 6 doctors in Austin.", "The Lumineers are playing at the Fox on May 3 at 8 pm."],
+)
+def test_a_search_result_or_an_event_on_the_bill_is_no_claim(sentence: str) -> None:
+    assert claim(sentence) is Claim.NONE
+    assert not read_message(f"{sentence} Would you like tickets?", HOTEL).claims_completion
+
+
+def test_quoted_options_are_named_without_their_quotes() -> None:
+    labels = [o.label for o in inline_options('I found two bookings on your profile: "K2LM9Q" and "ZX81PA".')]
+    assert labels == ["K2LM9Q", "ZX81PA"]
