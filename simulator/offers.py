@@ -129,7 +129,7 @@ def proposes_change(question: str) -> bool:
         return True
     if CONFIRM_LEAD.match(question) or HOW_ABOUT.match(question) or reads_back(question):
         return True  # "Confirming a table for 2 at 7 pm.", "How about renting it?"
-    if question.rstrip().endswith("?") and DECLARATIVE_CHECK.match(question) and not set(words) & WH_WORDS:
+    if question.rstrip().endswith("?") and DECLARATIVE_CHECK.match(question) and not _asks_wh(question):
         return True  # "You'd like to rent it?", "So a table for 4 at 7 pm?"
     if not words or words[0] in WH_WORDS or WH_CHOICE.search(question):
         return False
@@ -137,6 +137,14 @@ def proposes_change(question: str) -> bool:
         return True
     checks = has(question, PROPOSAL_PHRASES) or has(question, CONFIRMATION_PHRASES)
     return checks and (any(changes(w) for w in words) or bool(_phrasal_change(words)))
+
+
+def _asks_wh(question: str) -> bool:
+    """A wh-word opens one of its clauses ("…, which day?"); one after a noun opens a relative clause or
+    a title ("the film The Man Who Knew Too Much?") and asks nothing."""
+    return any(
+        (found := WORD.findall(clause)) and found[0] in WH_WORDS for clause in re.split(r"[,;:—–]", question)
+    )
 
 
 def reads_back(sentence: str) -> bool:

@@ -214,13 +214,13 @@ CONFIRMED_THINGS = (
 )
 """What "please confirm your …" asks the user to approve (not a fact: "please confirm your email")."""
 CONFIRM_LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|alright|all right|so|great|sure|perfect|got it|thanks?|thank you|just to check)"
-    r"[,.!]?\s+)*"
+    r"^(?:(?:ok(?:ay)?|alright|all right|so|great|sure(?: thing)?|certainly|perfect|got it|thanks?|thank you"
+    r"|just to check|understood|no problem)[,.!]?\s+)*"
     r"(?:(?:just )?confirming\b|to (?:confirm|review|recap|summari[sz]e|verify)\b"
     r"|is (?:the following|this|that|everything|all (?:of )?this) (?:correct|right)\b"
     r"|seeking (?:your )?approval\b"
     r"|are you confirming\b|are you happy for me to\b"
-    r"|(?:just )?let(?:'s| me| us) (?:just )?(?:confirm|review|recap|verify)\b"
+    r"|(?:just )?let(?:'s| me| us) (?:just )?(?:confirm|review|recap|verify)\b|confirm:"
     r"|just to (?:confirm|be sure|make sure|double[- ]check)\b"
     r"|(?:please )?(?:(?:can|could|would|will) you (?:please )?|kindly )?"
     r"confirm (?:me\b|the following|the details|these|that)"
@@ -244,9 +244,10 @@ CONFIRM_LEAD = re.compile(
 7 pm.", "To review: you'd like …", "Let's confirm the details."): a confirmation request, with or
 without "?"."""
 READBACK = re.compile(
-    r"^(?:(?:ok(?:ay)?|alright|all right|so|sure|great|then|fine|got it|understood|i understand|perfect)"
-    r"[,.!]?\s+)*"
+    r"^(?:(?:ok(?:ay)?|alright|all right|so|sure(?: thing)?|great|then|fine|got it|understood|i understand"
+    r"|perfect|(?:just )?to (?:check|clarify))[,.!]?\s+)*"
     r"(?:you(?:'d| would) (?:like|prefer)\b"
+    r"|you are (?:picking up|booking|renting|reserving|buying|scheduling)\b"
     r"|you (?:want|need|wish|require)\b(?! to (?:go|reach|watch|pay|call|arrive|be|get to)\b)"
     r"|(?:booking|reserving|scheduling|renting|buying|purchasing) (?:a|an|the|your|\d)"
     r"|book (?:a|an|\d)"

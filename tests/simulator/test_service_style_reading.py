@@ -227,3 +227,25 @@ def test_a_search_result_or_an_event_on_the_bill_is_no_claim(sentence: str) -> N
 def test_quoted_options_are_named_without_their_quotes() -> None:
     labels = [o.label for o in inline_options('I found two bookings on your profile: "K2LM9Q" and "ZX81PA".')]
     assert labels == ["K2LM9Q", "ZX81PA"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "So you'd like to rent Where the Wild Things Are with French subtitles?",
+        "Confirm: a table for 2 at the Lotus Garden at 7 pm.",
+        "Sure thing, confirming your transfer of $300 to Ana?",
+        "Just to check, you want to see Dr. Ruiz at 9 am on May 2.",
+        "You are picking up a compact car at the airport on May 3 at 10 am.",
+    ],
+)
+def test_more_ways_to_read_back_details_ask_to_approve_them(message: str) -> None:
+    assert read_message(message, HOTEL).asks_confirmation
+
+
+def test_a_wh_word_opening_a_clause_still_asks() -> None:
+    reading = read_message(
+        "So you'd like a table for 2, which day?", FactBook(names=["date"], known=frozenset({"date"}))
+    )
+    assert not reading.asks_confirmation
+    assert reading.facts_asked == ["date"]
