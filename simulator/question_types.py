@@ -40,7 +40,7 @@ KINDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         ),
         (r"\bhow much\b|\bamount\b", "amount price cost balance sum"),
         (r"\bwho\b|\bwhom\b|\bwhose\b", "name recipient person contact"),
-        (r"\bhow long\b|\bhow many (?:days|nights)\b", "length duration stay days nights"),
+        (r"\bhow long\b|\bhow many (?:days|nights)\b|\bduration\b", "length duration stay days nights"),
         (
             r"\b(?:what|which) (?:kind|type|sort|genre|style|category)\b"
             r"|\b(?:kind|type|genre|category|cuisine|food)\b",
@@ -66,6 +66,8 @@ START = re.compile(
     r"start\w*|begin\w*|outbound|from)\b"
 )
 END = re.compile(r"\b(?:return\w*|back|drop\w* (?:\w+ )?off|dropoff|check ?out|until|till|end\w*|inbound)\b")
+ASKS_WHEN = re.compile(r"\bwhen\b|\b(?:what|which) (?:date|day)\b")
+"""A question that asks when (a value put to the user, "… today?", asks nothing)."""
 _START_WORDS = frozenset(["departure", "leaving", "pickup", "check", "start", "outbound", "visit", "in"])
 _END_WORDS = frozenset(["return", "dropoff", "out", "end", "inbound"])
 _WHEN_WORDS = frozenset(["date", "day", "time", "hour"])
@@ -209,6 +211,8 @@ def _which_end(question: str, found: list[str], _book: FactBook) -> list[str]:
 
 def _which_time(question: str, found: list[str]) -> list[str]:
     start, end = bool(START.search(question)), bool(END.search(question))
+    if not (start or end) and ASKS_WHEN.search(question):
+        start = True  # "When do you need it?": from when
     if start == end:
         return []
     ends = _START_WORDS if start else _END_WORDS

@@ -134,7 +134,15 @@ def is_question(sentence: str) -> bool:
         or bool(CONFIRM_LEAD.match(lowered))
         or bool(QUESTION_OPENING.match(lowered))
         or reads_back(sentence)
+        or bool(WH_FRAGMENT.match(lowered))
     )
+
+
+WH_FRAGMENT = re.compile(
+    r"^(?:(?:in|on|at|from|to|for|by|until|till) )?(?:which|what|where|when|whom|how many|how much|how long)"
+    r"(?! i\b| we\b| case\b)(?: [\w']+){0,4}[.!]?$"
+)
+"""'In what city', 'How many bed rooms': a wh-phrase of a few words without its question mark."""
 
 
 QUESTION_OPENING = re.compile(
@@ -142,6 +150,7 @@ QUESTION_OPENING = re.compile(
     r"(?:(?:would|do|did|will|are|shall) you|(?:shall|should|may) i|wanna"
     r"|(?:which|what|where|when|who|how)(?: (?:time|date|day|city|kind|type|many|much|long|\w+))?"
     r" (?:is|are|do|does|did|will|would|should|can|could|shall)"
+    r"|(?:which|what|how) (?:\w+ ){1,3}(?:do|does|did|will|would|should|can|could|shall) (?:you|i|we)"
     r"|please let me (?:have|know) (?:your|you|the)"
     r")\b"
 )

@@ -249,3 +249,28 @@ def test_a_wh_word_opening_a_clause_still_asks() -> None:
     )
     assert not reading.asks_confirmation
     assert reading.facts_asked == ["date"]
+
+
+RENTAL = FactBook(
+    names=["pickup_city", "pickup_date", "dropoff_date", "number_of_days", "transfer_amount"],
+    known=frozenset({"pickup_city", "pickup_date", "dropoff_date", "number_of_days", "transfer_amount"}),
+    focus="pickup_city pickup_date dropoff_date",
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "facts"),
+    [
+        ("In what city", ["pickup_city"]),
+        ("What amount of money do you want to move.", ["transfer_amount"]),
+        ("When do you want it?", ["pickup_date"]),
+        ("When will you bring it back?", ["dropoff_date"]),
+        ("What would be the duration of your rental?", ["number_of_days"]),
+    ],
+)
+def test_a_question_by_the_kind_of_answer_is_placed(message: str, facts: list[str]) -> None:
+    assert read_message(message, RENTAL).facts_asked == facts
+
+
+def test_a_date_put_to_the_user_asks_no_start_or_end() -> None:
+    assert read_message("Can I help with anything else today?", RENTAL).facts_asked == []
