@@ -245,8 +245,13 @@ def choice(question: str, book: FactBook) -> tuple[str, str] | None:
     if " or " not in question or re.search(r"\byes,? or no\b", question):
         return None  # "Please reply yes or no." chooses nothing
     options = [o.strip(" ?.!") for o in re.split(r",|\bor\b|:|\(|\)", question)]
+    return known_option(options, book, start=1)
+
+
+def known_option(options: list[str], book: FactBook, start: int = 0) -> tuple[str, str] | None:
+    """The one option (from index `start`) a known fact's value names, with that fact."""
     scores: list[tuple[int, int, str]] = []
-    for index, option in enumerate(options[1:], start=1):
+    for index, option in enumerate(options[start:], start=start):
         words = set(content_words(option)) - GENERIC_WORDS
         if len(words) > MAX_OPTION_WORDS:
             continue  # "…, or would you like to add a credit card to your profile first?" is a clause

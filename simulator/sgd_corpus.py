@@ -87,7 +87,8 @@ class Gold(BaseModel):
     information: bool = False
     goodbye: bool = False
     asked_with_values: list[str] = Field(default_factory=list)
-    """Slots of REQUEST acts with values (a choice or a check): reading them as asked is no error."""
+    """Slots of REQUEST acts with values (a choice or a check) and slots an OFFER gives options of:
+    reading them as asked (or picking one of their options) is no error."""
 
 
 class Got(BaseModel):
@@ -220,7 +221,13 @@ def gold(turn: Turn) -> Gold:
         open_offer="REQ_MORE" in kinds,
         information=bool(kinds & {"INFORM", "INFORM_COUNT"}) or ("OFFER" in kinds and not offered_options),
         goodbye="GOODBYE" in kinds,
-        asked_with_values=sorted({a.slot for a in turn.acts if a.act == "REQUEST" and a.values}),
+        asked_with_values=sorted(
+            {
+                a.slot
+                for a in turn.acts
+                if (a.act == "REQUEST" and a.values) or (a.act == "OFFER" and len(a.values) >= 2)
+            }
+        ),
     )
 
 

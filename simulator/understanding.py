@@ -35,7 +35,15 @@ from taue.simulator.choices import (
     stated_options,
 )
 from taue.simulator.claims import QUOTED, Claim, claim
-from taue.simulator.facts import FactBook, best_guess, choice, content_words, facts_named, same_word
+from taue.simulator.facts import (
+    FactBook,
+    best_guess,
+    choice,
+    content_words,
+    facts_named,
+    known_option,
+    same_word,
+)
 from taue.simulator.markup import sentences
 from taue.simulator.offers import (
     bare_offer,
@@ -208,6 +216,14 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
     return reading
 
 
+def _inline_pick(options: tuple[Option, ...], book: FactBook) -> tuple[str, str] | None:
+    """ "Should I look at your checking or savings account?": the inline option a known value names,
+    the first one included (its lead words are not part of it)."""
+    if not options or options[0].group != INLINE:
+        return None
+    return known_option([option.label for option in options], book)
+
+
 def _stated_before(question: str, reading: Reading) -> tuple[Option, ...]:
     """ "I see orders A (…) and B (…). Which one …?": the options stated before a question that asks
     to pick."""
@@ -350,7 +366,7 @@ def _read_question(
         or which_fact(question, book)
         or (_kind_asked(question, book) if _asks_for_something(question) else [])
     )
-    picked = choice(question, book)
+    picked = choice(question, book) or (_inline_pick(options, book) if " or " in question else None)
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
     asked = _Question(question, book, reading, named, picked, stated, options, listed)
     for applies, act in _QUESTION_RULES:

@@ -274,3 +274,12 @@ def test_a_question_by_the_kind_of_answer_is_placed(message: str, facts: list[st
 
 def test_a_date_put_to_the_user_asks_no_start_or_end() -> None:
     assert read_message("Can I help with anything else today?", RENTAL).facts_asked == []
+
+
+def test_a_lookup_offered_over_two_options_is_a_choice_the_known_value_answers() -> None:
+    book = FactBook(
+        names=["account_type"], values={"account_type": "savings"}, known=frozenset({"account_type"})
+    )
+    reading = read_message("Should I look at your checking or your savings account?", book)
+    assert reading.choices == [("your savings account", "account_type")]
+    assert not reading.asks_confirmation
