@@ -151,7 +151,12 @@ def reads_back(sentence: str) -> bool:
     """ "You want a table for 2 at 7 pm.": an action's details read back for the user to check (a
     report of the change, "Booking confirmed for 2", is no check)."""
     lowered = " ".join(sentence.lower().replace("’", "'").split())
-    return bool(READBACK.match(lowered) and VALUE.search(lowered)) and not claim(sentence)
+    detailed = VALUE.search(lowered) or AGENT_ACTION.search(lowered)
+    return bool(READBACK.match(lowered) and detailed) and not claim(sentence)
+
+
+AGENT_ACTION = re.compile(r"\byou (?:want|need|would like|'d like) me to\b")
+""""You want me to cancel it.": the action read back is the agent's own, details or none."""
 
 
 def offers_transaction(question: str) -> bool:

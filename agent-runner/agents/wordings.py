@@ -1,10 +1,12 @@
-"""Eight ways a fair agent words the same work, for the judge's wording matrix.
+"""Nine ways a fair agent words the same work, for the judge's wording matrix.
 
 Each wording says the same things — a proposal of a change, the report of a change made, a final
 report with the information asked for, a refusal with the policy's reason — in the style of a real
 agent team: a one-shot natural report, step by step, a markdown summary, tool names verbatim,
-everyday verbs, terse, empathetic, numbered questions. The judge agents (`judge_agents.py`) do exactly
-the oracle's calls in any wording; only the words differ, so every wording must score like the oracle.
+everyday verbs, terse, empathetic, numbered questions, and details read back as a statement with
+reports that name no one (the plain style of many service assistants). The judge agents
+(`judge_agents.py`) do exactly the oracle's calls in any wording; only the words differ, so every
+wording must score like the oracle.
 """
 
 from __future__ import annotations
@@ -76,7 +78,9 @@ EVERYDAY: dict[str, tuple[str, str]] = {
     "file_insurance_claim": ("submit", "the insurance claim"),
 }
 """How a person would say each write of the ten domains, in words the tool's name does not use."""
-WORDINGS = ("natural", "stepwise", "markdown", "verbatim", "everyday", "terse", "empathetic", "numbered")
+WORDINGS = (
+    "natural", "stepwise", "markdown", "verbatim", "everyday", "terse", "empathetic", "numbered", "readback",
+)  # fmt: skip
 
 
 def plain(value: Any) -> str:
@@ -296,8 +300,32 @@ class Numbered(Wording):
         return f"I can help with that. To get started, could you provide:\n\n{items}"
 
 
+class Readback(Wording):
+    """Details read back as a statement, no question mark ("Just to check, you want me to …"), reports
+    with no "I" ("Your reservation is now cancelled."), failures said as what is not available."""
+
+    name = "readback"
+
+    def propose(self, writes: list[Action]) -> str:
+        return f"Just to check, you want me to {' and '.join(self.change(w) for w in writes)}."
+
+    def report(self, writes: list[Action]) -> str:
+        return " ".join(f"{self.state(w)}." for w in writes)
+
+    def state(self, action: Action) -> str:
+        verb, obj = self.phrase(action)
+        return f"{obj[:1].upper()}{obj[1:]} is {past(verb)} ({details(action)})"
+
+    def refuse(self, goal: Goal) -> str:
+        return f"Sorry, that change isn't available{refused_records(goal)}: {'; '.join(goal.refusal_reason)}."
+
+    def follow_up(self) -> str:
+        return "Can I help with anything else today?"
+
+
 WORDING_CLASSES: dict[str, type[Wording]] = {
-    cls.name: cls for cls in (Natural, Stepwise, Markdown, Verbatim, Everyday, Terse, Empathetic, Numbered)
+    cls.name: cls
+    for cls in (Natural, Stepwise, Markdown, Verbatim, Everyday, Terse, Empathetic, Numbered, Readback)
 }
 
 

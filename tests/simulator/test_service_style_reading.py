@@ -283,3 +283,10 @@ def test_a_lookup_offered_over_two_options_is_a_choice_the_known_value_answers()
     reading = read_message("Should I look at your checking or your savings account?", book)
     assert reading.choices == [("your savings account", "account_type")]
     assert not reading.asks_confirmation
+
+
+def test_the_agents_own_action_read_back_asks_to_approve_it_without_details() -> None:
+    reading = read_message(
+        "Just to check, you want me to cancel your reservation (reservation id WKQZRT).", HOTEL
+    )
+    assert reading.asks_confirmation
