@@ -288,6 +288,8 @@ INTENT_OFFER = re.compile(
     r"|(?:you )?(?:want|wish)(?: me)? to|wanna"
     r"|(?:are|were) you (?:looking|thinking|planning|wanting|hoping|ready|interested)(?: to| of| in| about)?"
     r"|(?:can|could|may|shall) i (?:assist|help) you (?:in|with)"
+    r"|(?:do )?you (?:need|require)(?: me)? to|are you willing to|(?:any|do you have a(?:ny)?) plans? to"
+    r"|(?:can|could|may|shall) i (?:book|buy|reserve|rent|purchase|grab)\b"
     r"|(?:make|book|reserve|buy|purchase|rent|schedule|play|transfer|add|send|order|get)\b)"
 )
 """'Want to book this car?', 'Were you thinking of making a transfer?', 'Make a transfer?': the agent

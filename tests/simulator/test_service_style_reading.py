@@ -290,3 +290,22 @@ def test_the_agents_own_action_read_back_asks_to_approve_it_without_details() ->
         "Just to check, you want me to cancel your reservation (reservation id WKQZRT).", HOTEL
     )
     assert reading.asks_confirmation
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Do you need me to book the 6 pm table?",
+        "Are you willing to have the tickets bought?",
+        "Any plans to buy tickets for the show?",
+        "Can I reserve the room for you?",
+    ],
+)
+def test_an_offer_to_carry_out_a_transaction_asks_to_approve_it(message: str) -> None:
+    assert read_message(message, HOTEL).asks_confirmation
+
+
+def test_asking_whether_to_get_anything_else_is_an_open_offer() -> None:
+    reading = read_message("Can I get anything else for you?", HOTEL)
+    assert not reading.asks_confirmation
+    assert reading.offers_help
