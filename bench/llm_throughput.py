@@ -19,7 +19,10 @@ state is computed once for all its trials) and prints:
 - peak RSS: of the largest process, and of all processes together; per in-flight episode: the
   largest process's peak over the C=1 run's, divided by the episodes in flight in it;
 - model calls per episode, as counted at the mock;
-- the mock's own CPU per episode (its process is outside the tree measured above).
+- the mock's own CPU per episode (its process is outside the tree measured above);
+- % of the latency limit in the first minute of model traffic (the ramp: answers the mock sent in that
+  minute over C × 60 / latency; the whole window when it is shorter), and that as a % of the whole
+  run's share (100 %: no ramp).
 
 `--repeat N` runs every configuration N times, round robin (a drifting machine then touches them
 all alike), and prints the run with the median rate of each, then each one's range.
@@ -57,6 +60,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from profile_parts import report as parts_report
 
 TAUE = [sys.executable, "-m", "taue"]
+RAMP_WINDOW_S = 60.0
+"""The ramp figure's window: the first minute of model traffic."""
 PROFILE_RATE = 100
 """py-spy samples per second."""
 READ_PREFIXES = ("list_", "get_", "search_", "find_")
@@ -80,6 +85,8 @@ class MockStats:
     connections: int = 0
     first: float | None = None
     last: float | None = None
+    per_second: list[int] = field(default_factory=list)
+    """Answers sent in each second after the first request (the ramp)."""
 
 
 def read_tool(tools: list[dict[str, Any]]) -> str:
@@ -182,6 +189,10 @@ class MockProtocol(asyncio.Protocol):
             return
         if timed:
             self.stats.last = time.time()
+            second = int(self.stats.last - (self.stats.first or self.stats.last))
+            counts = self.stats.per_second
+            counts.extend([0] * (second + 1 - len(counts)))
+            counts[second] += 1
         head = f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(payload)}"
         self.transport.write(head.encode() + b"\r\n\r\n" + payload)
 
@@ -279,6 +290,9 @@ class Figures:
     """Episodes the runner reran after an infrastructure error (errors.jsonl's `retry` lines)."""
     mock_cpu_s: float = 0.0
     """CPU of the mock model server over the run (its own process, not in the tree's figures)."""
+    first_minute_calls: int = 0
+    """Model answers in the first minute after the first request (or the whole window if shorter)."""
+    first_minute_s: float = 60.0
 
 
 def trials_for(episodes: int, tasks: int, preferred: int) -> int:
@@ -354,6 +368,7 @@ def run_once(
     retries = errors.read_text().count('"kind": "retry"') if errors.exists() else 0
     shutil.rmtree(out, ignore_errors=True)
     first, last = stats["first"] or started, stats["last"] or time.time()
+    minute = min(RAMP_WINDOW_S, max(last - first, 1e-6))
     peak_process, peak_all, processes = sampler.peaks()
     return Figures(
         concurrency=concurrency,
@@ -370,6 +385,8 @@ def run_once(
         wall_s=wall,
         retries=retries,
         mock_cpu_s=mock_cpu,
+        first_minute_calls=sum(stats["per_second"][: math.ceil(minute)]),
+        first_minute_s=minute,
     )
 
 
@@ -378,13 +395,15 @@ def run_once(
 HEADER = (
     "| C | workers | episodes | episodes/h | % of the latency limit | CPU-s per episode (incl. start-up) "
     "| peak RSS: largest process / all (episode processes) | RSS per in-flight episode "
-    "| model calls per episode | retries | mock CPU-s per episode |"
+    "| model calls per episode | retries | mock CPU-s per episode "
+    "| % of the limit in the first minute (of the whole run's) |"
 )
 
 
 def row(f: Figures, latency: float, baseline_rss: int | None) -> str:
     calls = f.calls / max(f.completed, 1)
     rate, share = rate_share(f, latency)
+    ramp = first_minute_share(f, latency)
     per_process = f.concurrency / max(1, f.processes)
     inflight = (
         f"{(f.peak_process - baseline_rss) / per_process / 2**20:.2f} MB"
@@ -396,7 +415,8 @@ def row(f: Figures, latency: float, baseline_rss: int | None) -> str:
         f"| {share:.0f} % "
         f"| {f.cpu_window_s / max(f.completed, 1):.3f} ({f.cpu_total_s / max(f.completed, 1):.3f}) "
         f"| {f.peak_process / 2**20:.0f} / {f.peak_all / 2**20:.0f} MB ({f.processes}) | {inflight} "
-        f"| {calls:.1f} | {f.retries} | {f.mock_cpu_s / max(f.completed, 1):.4f} |"
+        f"| {calls:.1f} | {f.retries} | {f.mock_cpu_s / max(f.completed, 1):.4f} "
+        f"| {ramp:.0f} % ({100 * ramp / max(share, 1e-9):.0f} %) |"
     )
 
 
@@ -406,10 +426,19 @@ def rate_share(f: Figures, latency: float) -> tuple[float, float]:
     return rate, 100 * rate * f.calls / max(f.completed, 1) * latency / (f.concurrency * 3600)
 
 
+def first_minute_share(f: Figures, latency: float) -> float:
+    """% of the latency limit in the first minute of model traffic: answers over C x window / latency
+    (each episode in flight waits `latency` for every answer, so C can take no more)."""
+    return 100 * f.first_minute_calls * latency / (f.concurrency * f.first_minute_s)
+
+
 def as_json(f: Figures, latency: float) -> str:
     rate, share = rate_share(f, latency)
     cpu = f.cpu_window_s / max(f.completed, 1)
-    return json.dumps({**asdict(f), "per_hour": rate, "share": share, "cpu_per_episode": cpu})
+    ramp = first_minute_share(f, latency)
+    return json.dumps(
+        {**asdict(f), "per_hour": rate, "share": share, "cpu_per_episode": cpu, "first_minute_share": ramp}
+    )
 
 
 def print_medians(runs: dict[tuple[int, str], list[Figures]], latency: float, baseline: int | None) -> None:
