@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-from taue.envs.runtime.authoring import WANT_TAILS
-
 INTROS = (
     "You are {name}, {persona}.",
     "You play {name}, {persona}.",
@@ -253,6 +251,36 @@ FEES_ACCEPTED = (
 )
 """The customer accepts a fee, deposit or penalty a gold write pays, without its amount (the agent
 says it): an LLM user told to approve only what it asked for would otherwise refuse it."""
+
+WANT_TAILS = (
+    "is what you are after",
+    "is what you have in mind",
+    "is what you are calling about",
+    "is what you came for",
+    "is on your list",
+    "is what you would like",
+    "is why you are calling",
+    "is your goal",
+    "is your aim",
+    "is what you need",
+    "is what you want",
+    "is what you ask for",
+    "is your request",
+    "is what you are hoping for",
+    "is the point of your call",
+    "is the plan",
+    "is what you are ringing about",
+    "is what you are looking for",
+    "is the task for today",
+    "is your hope",
+    "is what you are asking for",
+    "is the thing to sort out",
+    "is the main point",
+    "is what you called about",
+)
+"""The endings of the domains' gerund wants ("cancelling {order} is what you are after",
+`envs/*/phrases*.py`): the writer gives a want that ends so the split's least used ending, as it
+gives a frame (`tracer/prose.py`), and counts the endings as frames."""
 
 BANKS = (INTROS, IDENTITIES, FIRST_NEEDS, LATER_NEEDS, REASONS, PREFERENCES, CHALLENGE_ENDINGS)
 """The banks whose frames `frame_of` names (the ids and fee sentences are counted apart: their

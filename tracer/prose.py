@@ -29,6 +29,7 @@ from taue.tracer.frames import (
     PREFERENCES,
     REASONS,
     SOME_IDS,
+    WANT_TAILS,
 )
 from taue.tracer.ids import ID_FACT, known_flights, mentions, not_an_id, stated_ids
 
@@ -134,7 +135,9 @@ def instruction_text(
     writer.add(IDENTITIES, facts=facts)
     accepted: set[str] = set()
     for number, part in enumerate(draft.parts):
-        writer.add(LATER_NEEDS if number else FIRST_NEEDS, want=_clause(part.grounded.situation))
+        writer.add(
+            LATER_NEEDS if number else FIRST_NEEDS, want=writer.ending(_clause(part.grounded.situation))
+        )
         if part.grounded.reason:
             writer.add(REASONS, reason=second_person(_clause(part.grounded.reason)))
         if part.grounded.preference:
@@ -212,6 +215,18 @@ class _Writer:
         self.sentences.append(text)
         if self.quota is not None:
             self.quota.drafted.append(frame)
+
+    def ending(self, want: str) -> str:
+        """A gerund want with the least used ending of `WANT_TAILS` (its own when no quota)."""
+        tail = next((t for t in WANT_TAILS if re.search(rf"\b{t}\b", want)), None)
+        quota = self.quota
+        if tail is None or quota is None:
+            return want
+        options = list(WANT_TAILS)
+        self.rng.shuffle(options)
+        options.sort(key=lambda t: quota.used[f"… {t}"])
+        quota.drafted.append(f"… {options[0]}")
+        return want.replace(tail, options[0], 1)
 
 
 def opening(sentence: str) -> str:

@@ -91,37 +91,6 @@ class Wording:
         }
 
 
-WANT_TAILS = (
-    "is what you are after",
-    "is what you have in mind",
-    "is what you are calling about",
-    "is what you came for",
-    "is on your list",
-    "is what you would like",
-    "is why you are calling",
-    "is your goal",
-    "is your aim",
-    "is what you need",
-    "is what you want",
-    "is what you ask for",
-    "is your request",
-    "is what you are hoping for",
-    "is the point of your call",
-    "is the plan",
-    "is what you are ringing about",
-    "is what you are looking for",
-    "is the task for today",
-    "is your hope",
-    "is what you are asking for",
-    "is the thing to sort out",
-    "is the main point",
-    "is what you called about",
-)
-"""The endings of gerund wants ("cancelling {order} is what you are after"): a bank's want that ends
-so takes one of them at random each time it is drawn, so that no ending recurs across a set's
-instructions (issue 37, item 5; `tracer/frames.py` counts them as frames)."""
-
-
 @dataclass(frozen=True)
 class Bank:
     """How customers put one intent into words (docs/tracer.md, "Phrase banks"): at least eight
@@ -146,17 +115,11 @@ class Bank:
         reasons = self.reasons.get(reason) or self.reasons[""]
         return Wording(
             request=_sentence(rng.choice(self.requests).format(**values)),
-            situation=_varied(rng.choice(self.wants).format(**values), rng),
+            situation=rng.choice(self.wants).format(**values),
             reason=rng.choice(reasons).format(**values),
             preference=rng.choice(self.preferences).format(**values) if self.preferences else "",
             personas=self.personas,
         )
-
-
-def _varied(want: str, rng: random.Random) -> str:
-    """A want whose ending is one of `WANT_TAILS`, with an ending drawn afresh."""
-    tail = next((t for t in WANT_TAILS if t in want), None)
-    return want.replace(tail, rng.choice(WANT_TAILS), 1) if tail else want
 
 
 def _sentence(text: str) -> str:

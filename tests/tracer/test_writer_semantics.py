@@ -9,10 +9,10 @@ import random
 from collections import Counter
 
 from taue.contracts.tasks import Action, Goal, Target, UserScenario
-from taue.envs.runtime.authoring import WANT_TAILS, Bank, Customer, Grounded, Intent
+from taue.envs.runtime.authoring import Customer, Grounded, Intent
 from taue.envs.school.rules import clash
 from taue.tracer.compose import Draft, Part
-from taue.tracer.frames import FEES_ACCEPTED, PREFERENCES, REASONS, frame_of, frames_in
+from taue.tracer.frames import FEES_ACCEPTED, PREFERENCES, REASONS, WANT_TAILS, frame_of, frames_in
 from taue.tracer.lints import sentences
 from taue.tracer.prose import FrameQuota, instruction_text, known_ids
 from taue.tracer.refine import customer_words, persona_of
@@ -132,9 +132,13 @@ def test_the_quota_spreads_frames_and_frames_are_read_back() -> None:
     assert "Worth saying: {preference}." not in PREFERENCES and "The thing is, {reason}." not in REASONS
 
 
-def test_a_gerund_want_takes_its_ending_afresh() -> None:
-    bank = Bank(requests=("Do {x}.",), wants=("doing {x} is what you are after",), reasons={"": ("ok",)},
-                preferences=())  # fmt: skip
-    endings = {bank.word(random.Random(seed), {"x": "it"}).situation for seed in range(40)}
-    assert len(endings) > 10 and all(e.startswith("doing it ") for e in endings)
-    assert {e.removeprefix("doing it ") for e in endings} <= set(WANT_TAILS)
+def test_gerund_wants_take_the_least_used_ending() -> None:
+    quota = FrameQuota()
+    draft = _draft(_part("cancelling the order is what you are after", "Cancel it."))
+    scenario = _scenario({"user_id": "ada_1"}, {}, "Cancel it.")
+    endings = []
+    for seed in range(len(WANT_TAILS)):
+        text = instruction_text(draft, scenario, random.Random(seed), quota=quota)
+        quota.commit()
+        endings += [tail for tail in WANT_TAILS if f"the order {tail}" in text]
+    assert sorted(endings) == sorted(WANT_TAILS)
