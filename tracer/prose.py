@@ -179,6 +179,11 @@ def _with_article(noun: str) -> str:
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
+CONDITIONAL = re.compile(r"(?:if|when|where|should|in case|unless)\b", re.IGNORECASE)
+"""A frame or a clause opening with a condition: the two never go together ("If it comes up, if it
+doesn't work out, …")."""
+
+
 @dataclass
 class FrameQuota:
     """How often each frame was used by the accepted tasks of one split: the writer takes the least
@@ -208,7 +213,11 @@ class _Writer:
         self.rng.shuffle(options)
         if self.quota is not None:
             options.sort(key=self.quota.used.__getitem__)  # stable: ties keep the random order
-        written = [(frame, frame.format(**slots, **capital)) for frame in options]
+        written = [
+            (frame, frame.format(**slots, **capital))
+            for frame in options
+            if not (CONDITIONAL.match(frame) and any(CONDITIONAL.match(v) for v in slots.values()))
+        ] or [(frame, frame.format(**slots, **capital)) for frame in options]
         fresh = [(frame, text) for frame, text in written if opening(text) not in self.openings]
         frame, text = (fresh or written)[0]
         self.openings.add(opening(text))
@@ -224,7 +233,7 @@ class _Writer:
             return want
         options = list(WANT_TAILS)
         self.rng.shuffle(options)
-        options.sort(key=lambda t: quota.used[f"… {t}"])
+        options.sort(key=lambda t: quota.used[f"… {t}"] + quota.drafted.count(f"… {t}"))
         quota.drafted.append(f"… {options[0]}")
         return want.replace(tail, options[0], 1)
 

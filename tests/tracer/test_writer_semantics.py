@@ -6,6 +6,7 @@ frame recurs in more than 10 % of a set's instructions (item 5)."""
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from typing import cast
 
@@ -20,9 +21,13 @@ from taue.tracer.refine import customer_words, persona_of
 from taue.tracer.semantic_words import AMOUNT, FEE_ACCEPTED, ID_DENIAL
 
 
-def _part(situation: str, request: str, reason: str = "", write: Action | None = None) -> Part:
+def _part(
+    situation: str, request: str, reason: str = "", write: Action | None = None, preference: str = ""
+) -> Part:
     intent = Intent(name="i", terminal="t", ground=lambda *a: None, topic="a need")
-    grounded = Grounded(request=request, situation=situation, bindings={}, write=write, reason=reason)
+    grounded = Grounded(
+        request=request, situation=situation, bindings={}, write=write, reason=reason, preference=preference
+    )
     return Part(intent, grounded, ("t",), [write] if write else [])
 
 
@@ -144,3 +149,15 @@ def test_gerund_wants_take_the_least_used_ending() -> None:
         quota.commit()
         endings += [tail for tail in WANT_TAILS if f"the order {tail}" in text]
     assert sorted(endings) == sorted(WANT_TAILS)
+
+
+def test_one_instruction_never_repeats_an_ending_nor_stacks_two_conditions() -> None:
+    quota = FrameQuota()
+    part = _part("paying the loan is what you are after", "Pay it.", preference="if it fails, tell me why")
+    draft = _draft(part, _part("paying the card is what you are after", "Pay it."))
+    scenario = _scenario({"user_id": "ada_1"}, {}, "Pay it.", "Pay it.")
+    for seed in range(30):
+        text = instruction_text(draft, scenario, random.Random(seed), quota=quota)
+        quota.commit()
+        assert len([t for t in WANT_TAILS if f"the loan {t}" in text or f"the card {t}" in text]) == 2
+        assert not re.search(r"\b(?:If|When|Where|Should|In case)\b[^.]*, if it fails", text)
