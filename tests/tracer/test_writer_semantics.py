@@ -19,6 +19,7 @@ from taue.tracer.lints import sentences
 from taue.tracer.prose import FrameQuota, instruction_text, known_ids
 from taue.tracer.refine import customer_words, persona_of
 from taue.tracer.semantic_words import AMOUNT, FEE_ACCEPTED, ID_DENIAL
+from taue.tracer.verify import _derivable
 
 
 def _part(
@@ -161,3 +162,8 @@ def test_one_instruction_never_repeats_an_ending_nor_stacks_two_conditions() -> 
         quota.commit()
         assert len([t for t in WANT_TAILS if f"the loan {t}" in text or f"the card {t}" in text]) == 2
         assert not re.search(r"\b(?:If|When|Where|Should|In case)\b[^.]*, if it fails", text)
+
+
+def test_a_tool_value_said_in_words_is_derivable_and_ids_are_not_loosened() -> None:
+    assert _derivable("credit_card", "by credit card") and _derivable("follow_up", "a follow-up visit")
+    assert not _derivable("credit_card", "a card") and not _derivable("ada_byrne_1234", "ada byrne 1234")
