@@ -31,8 +31,10 @@ from taue.tracer.conditions import (
 from taue.tracer.graph import ToolGraph, load_graph
 from taue.tracer.lints import instruction_lints
 from taue.tracer.mixes import Shape, planned_shape
-from taue.tracer.prose import instruction_text
+from taue.tracer.prose import FrameQuota, instruction_text
 from taue.tracer.refine import LlmRefiner, decided_arguments, evaluation_of, goal_ids, scenario_of
+from taue.tracer.semantic_lints import semantic_lints
+from taue.tracer.semantic_seed import SeedFacts, fees_paid
 from taue.tracer.verify import careful_failures, duplicate_key, task_rejection
 
 EVAL_FILE, TRAIN_FILE = "tasks.json", "train.json"
@@ -117,6 +119,8 @@ class Builder:
         self._seen: set[str] = set()
         self._conditions: dict[str, list[Condition]] = {}
         self._fit_domain = domain.base or domain.name
+        self.seed_facts = SeedFacts(self._fit_domain, given=self.view)
+        self._frames = {"eval": FrameQuota(), "train": FrameQuota()}
 
     async def build(
         self, eval_count: int = 58, train_count: int = 700, verify_with_agent: bool = True
@@ -187,6 +191,7 @@ class Builder:
                     self.result.rejections[rejected.reason] += 1
                     continue
                 used.update(task.provenance.stages["entities"])
+                self._frames[split].commit()
                 return task
             if shape.intents == 1:
                 break
@@ -213,6 +218,11 @@ class Builder:
         lints = instruction_lints(task)
         if lints:
             raise Rejected("lint: " + lints[0].split(":")[0])
+        faults = semantic_lints(task, self.seed_facts)
+        if faults:
+            # What the writer cannot rule out by itself (a need that names the place another hides,
+            # two adds at the same hour, an item in two orders) makes another candidate.
+            raise Rejected("semantic lint: " + next(iter(faults)))
         reason = await task_rejection(self.domain, task)
         if reason is not None:
             raise Rejected(reason)
@@ -256,16 +266,19 @@ class Builder:
             id=task_id,
             domain=name,
             user_scenario=scenario,
-            instruction=await self._instruction(draft, scenario, rng),
+            instruction=await self._instruction(draft, scenario, rng, self._frames[split]),
             emotion=emotion_for(condition, text),
             evaluation=evaluation_of(draft),
             twin=f"{task_id}-neutral" if split == "eval" else None,
             provenance=Provenance(source="tracer", index=index, seed=self.seed, stages=stages),
         )
 
-    async def _instruction(self, draft: Draft, scenario: UserScenario, rng: random.Random) -> str:
+    async def _instruction(
+        self, draft: Draft, scenario: UserScenario, rng: random.Random, quota: FrameQuota
+    ) -> str:
         """The written instruction, rewritten by the refiner when one is given and it kept every fact."""
-        text = instruction_text(draft, scenario, rng)
+        fees = [fees_paid(self.seed_facts, part.calls) for part in draft.parts]
+        text = instruction_text(draft, scenario, rng, fees, quota)
         if self.refiner is None:
             return text
         facts = [fact for fact in (draft.customer.name, *scenario.known_info.values()) if fact in text]

@@ -7,6 +7,7 @@ A draw that cannot be completed is not an error: it returns the reason, and the 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,7 @@ from taue.envs.runtime.domain import Domain
 from taue.simulator.anchors.fit import emotion_fits, intent_fit, weight
 from taue.tracer.graph import ToolGraph, parameters
 from taue.tracer.mixes import Shape
+from taue.tracer.semantic_words import HIDDEN_NAME
 from taue.tracer.walks import walks_into
 
 CUSTOMER_TRIES = 200
@@ -163,8 +165,25 @@ def _ground(
             grounded.append(concrete)
             touched |= concrete.entities
         else:
-            return customer, grounded
+            if not hides_a_named_place(grounded):
+                return customer, grounded
     raise Rejected("no customer fits the intents")
+
+
+def hides_a_named_place(grounded: list[Grounded]) -> bool:
+    """Whether one need hides a place ("the restaurant you visited on …") that the texts of the
+    needs name (`hidden-name-named`): the customer cannot both not know and say its name."""
+    if not any(HIDDEN_NAME.search(v) for g in grounded for v in g.known.values()):
+        return False
+    said = " ".join(f"{g.request} {g.situation} {g.reason} {g.preference}" for g in grounded)
+    places = {
+        slug.replace("_", " ").title()
+        for g in grounded
+        for name, value in g.discoverable.items()
+        if name.endswith("location_id")
+        for slug in str(value).split(" and ")
+    }
+    return any(re.search(rf"\b{re.escape(place)}\b", said) for place in places)
 
 
 def _first_workflow(

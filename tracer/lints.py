@@ -10,7 +10,8 @@ import re
 from collections import Counter
 
 from taue.contracts.tasks import Task
-from taue.tracer.prose import NO_IDS, known_ids, opening
+from taue.tracer.frames import NO_IDS
+from taue.tracer.prose import known_ids, opening
 
 FIRST_PERSON = re.compile(r"\b(I|I'm|I've|I'd|I'll|my|me|mine|myself)\b")
 TITLE_NUMERAL = re.compile(r"\b[A-Z][A-Za-z]+ I\b(?! [a-z])")

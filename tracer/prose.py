@@ -12,106 +12,26 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from taue.contracts.tasks import UserScenario
 from taue.tracer.compose import Draft
-
-INTROS = (
-    "You are {name}, {persona}.",
-    "You play {name}, {persona}.",
-    "Your name is {name} and you are {persona}.",
-    "Meet your role: {name}, {persona}.",
-    "In this call you are {name}, {persona}.",
-    "You take the part of {name}, {persona}.",
-    "Picture yourself as {name}, {persona}.",
-    "This time you are {name}, {persona}.",
+from taue.tracer.frames import (
+    CHALLENGE_ENDINGS,
+    FEES_ACCEPTED,
+    FIRST_NEEDS,
+    IDENTITIES,
+    INTROS,
+    LATER_NEEDS,
+    NO_IDS,
+    PREFERENCES,
+    REASONS,
+    SOME_IDS,
+    WANT_TAILS,
 )
-IDENTITIES = (
-    "Your account can be found with your {facts}.",
-    "If asked who you are, you share your {facts}.",
-    "To be identified you offer your {facts}.",
-    "Should the agent ask for your details, you provide your {facts}.",
-    "The agent can find you by your {facts}.",
-    "When the agent needs to look you up, you give your {facts}.",
-    "You can confirm who you are with your {facts}.",
-    "For identification you have your {facts} ready.",
-)
-FIRST_NEEDS = (
-    "What brings you here: {want}.",
-    "First of all, {want}.",
-    "To begin with, {want}.",
-    "The first thing on your list: {want}.",
-    "Your main reason for calling: {want}.",
-    "Above all, {want}.",
-    "First, {want}.",
-    "Top of your list: {want}.",
-)
-LATER_NEEDS = (
-    "Besides, {want}.",
-    "There is one more thing: {want}.",
-    "Then, {want}.",
-    "On top of that, {want}.",
-    "While you are at it, {want}.",
-    "Another matter: {want}.",
-    "Once that is settled, {want}.",
-    "After that, {want}.",
-    "Next, {want}.",
-    "In addition, {want}.",
-    "Also, {want}.",
-)
-REASONS = (
-    "That is because {reason}.",
-    "The reason: {reason}.",
-    "As you will tell the agent, {reason}.",
-    "You explain that {reason}.",
-    "The thing is, {reason}.",
-    "Your reason is simple: {reason}.",
-    "This matters because {reason}.",
-    "It comes down to this: {reason}.",
-    "{Reason}.",
-)
-PREFERENCES = (
-    "One preference: {preference}.",
-    "Keep in mind that {preference}.",
-    "As for your preference, {preference}.",
-    "If it comes up, {preference}.",
-    "Note that {preference}.",
-    "Worth saying: {preference}.",
-    "On this point, {preference}.",
-    "{Preference}.",
-)
-CHALLENGE_ENDINGS = (
-    "If the agent says it cannot be done, you want to hear why, and you accept a clear reason.",
-    "Should the agent refuse, you ask for the reason and accept it if it is clear.",
-    "A refusal with a clear reason is something you can live with.",
-    "You can accept a no, as long as the agent tells you why.",
-    "If the rules do not allow it, you want that explained, and then you let it go.",
-    "Were the answer no, you would want to know the reason before you let it go.",
-    "An honest no with its reason is better to you than a runaround.",
-    "If it turns out to be impossible, the reason is all you ask for.",
-)
-NO_IDS = (
-    "You do not know any ids; the agent can look them up.",
-    "None of the ids are in front of you; the agent's tools can find them.",
-    "You have no reference numbers to hand.",
-    "Reference numbers are for the agent to find; you have none.",
-    "You know no ids, so the agent will need to look them up.",
-    "Any reference number has to come from the agent's side: you have none.",
-    "No ids are at hand for you; the agent can find them.",
-    "You cannot quote any reference numbers.",
-)
-SOME_IDS = (
-    "Apart from {ids}, you do not know any ids; the agent can look them up.",
-    "Besides {ids}, you have no reference numbers to hand.",
-    "Of the reference numbers you only have {ids}; anything else the agent must find.",
-    "You know {ids}, but no other ids: the agent can find the rest.",
-    "Other than {ids}, reference numbers are for the agent to find.",
-    "Aside from {ids}, the agent's tools can find every id.",
-    "Only {ids} is at hand for you; the agent can look up the rest.",
-    "Beyond {ids}, you cannot quote any reference numbers.",
-)
-ID_FACT = re.compile(r"(^|_)(id|number)$")
+from taue.tracer.ids import ID_FACT, known_flights, mentions, not_an_id, stated_ids
 
 _SWAPS = {
     "i": "you",
@@ -195,23 +115,46 @@ def _third_person(word: str, replacement: str) -> str:
     return getInflection(lower, "VBZ")[0]
 
 
-def instruction_text(draft: Draft, scenario: UserScenario, rng: random.Random) -> str:
-    """The instruction of a drafted task, in the second person."""
-    writer = _Writer(rng)
+def instruction_text(
+    draft: Draft,
+    scenario: UserScenario,
+    rng: random.Random,
+    fees: Sequence[Sequence[str]] = (),
+    quota: FrameQuota | None = None,
+) -> str:
+    """The instruction of a drafted task, in the second person. `fees`, per need, names the fees its
+    gold writes pay ("late-drop fee"): the customer accepts each once, after the first need paying it.
+    With `quota`, each sentence takes the least used fitting frame of the split."""
+    if quota is not None:
+        quota.drafted = []
+    writer = _Writer(rng, quota)
     customer = draft.customer
     persona = scenario.persona.removeprefix(f"{customer.name}, ").rstrip(".")
     writer.add(INTROS, name=customer.name, persona=persona)
     facts = _listed([f"{_fact_name(n)} {customer.known[n]}" for n in customer.known])
     writer.add(IDENTITIES, facts=facts)
+    accepted: set[str] = set()
     for number, part in enumerate(draft.parts):
-        writer.add(LATER_NEEDS if number else FIRST_NEEDS, want=_clause(part.grounded.situation))
+        writer.add(
+            LATER_NEEDS if number else FIRST_NEEDS, want=writer.ending(_clause(part.grounded.situation))
+        )
         if part.grounded.reason:
             writer.add(REASONS, reason=second_person(_clause(part.grounded.reason)))
         if part.grounded.preference:
             writer.add(PREFERENCES, preference=second_person(_clause(part.grounded.preference)))
         if part.intent.challenge:
             writer.add(CHALLENGE_ENDINGS)
+        for fee in fees[number] if number < len(fees) else ():
+            if fee not in accepted:
+                accepted.add(fee)
+                writer.add(FEES_ACCEPTED, fee=_with_article(fee))
+    said = [*writer.sentences, *(goal.request for goal in scenario.goals)]
+    if any(mentions(" ".join(said), flight) for flight in known_flights(scenario, draft.actions)):
+        # A quoted flight number is no id, and the customer states it: no "no other ids" sentence
+        # could list it (`not-an-id`) or leave it out (`id-stated-then-denied`).
+        return " ".join(writer.sentences)
     ids = known_ids(scenario)
+    ids += stated_ids(said, scenario, draft.actions, ids)
     if ids:
         writer.add(SOME_IDS, ids=_listed(ids))
     else:
@@ -221,22 +164,46 @@ def instruction_text(draft: Draft, scenario: UserScenario, rng: random.Random) -
 
 def known_ids(scenario: UserScenario) -> list[str]:
     """The ids the customer knows: known facts named like ids, or holding a value the agent's tools
-    would otherwise find."""
+    would otherwise find, that are ids (a date or a zip code the tools also find is not)."""
     discoverable = set(scenario.discoverable.values())
     return list(
         dict.fromkeys(
             value
             for name, value in scenario.known_info.items()
-            if ID_FACT.search(name) or value in discoverable
+            if (ID_FACT.search(name) or value in discoverable) and not not_an_id(value)
         )
     )
+
+
+def _with_article(noun: str) -> str:
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+CONDITIONAL = re.compile(r"(?:if|when|where|should|in case|unless)\b", re.IGNORECASE)
+"""A frame or a clause opening with a condition: the two never go together ("If it comes up, if it
+doesn't work out, …")."""
+
+
+@dataclass
+class FrameQuota:
+    """How often each frame was used by the accepted tasks of one split: the writer takes the least
+    used frame (ties in random order), so no frame stands in more than about 1/n of the instructions
+    for a bank of n frames used once per task (`tracer/frames.py`)."""
+
+    used: Counter[str] = field(default_factory=Counter)
+    drafted: list[str] = field(default_factory=list)
+    """The frames of the candidate being written; `commit` counts them once it is accepted."""
+
+    def commit(self) -> None:
+        self.used.update(self.drafted)
+        self.drafted = []
 
 
 class _Writer:
     """Sentences in order, each from a frame whose opening no earlier sentence shares."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
+    def __init__(self, rng: random.Random, quota: FrameQuota | None = None) -> None:
+        self.rng, self.quota = rng, quota
         self.sentences: list[str] = []
         self.openings: set[str] = set()
 
@@ -244,11 +211,31 @@ class _Writer:
         capital = {k[:1].upper() + k[1:]: _capital(v) for k, v in slots.items()}
         options = list(frames)
         self.rng.shuffle(options)
-        written = [frame.format(**slots, **capital) for frame in options]
-        fresh = [text for text in written if opening(text) not in self.openings]
-        text = (fresh or written)[0]
+        if self.quota is not None:
+            options.sort(key=self.quota.used.__getitem__)  # stable: ties keep the random order
+        written = [
+            (frame, frame.format(**slots, **capital))
+            for frame in options
+            if not (CONDITIONAL.match(frame) and any(CONDITIONAL.match(v) for v in slots.values()))
+        ] or [(frame, frame.format(**slots, **capital)) for frame in options]
+        fresh = [(frame, text) for frame, text in written if opening(text) not in self.openings]
+        frame, text = (fresh or written)[0]
         self.openings.add(opening(text))
         self.sentences.append(text)
+        if self.quota is not None:
+            self.quota.drafted.append(frame)
+
+    def ending(self, want: str) -> str:
+        """A gerund want with the least used ending of `WANT_TAILS` (its own when no quota)."""
+        tail = next((t for t in WANT_TAILS if re.search(rf"\b{t}\b", want)), None)
+        quota = self.quota
+        if tail is None or quota is None:
+            return want
+        options = list(WANT_TAILS)
+        self.rng.shuffle(options)
+        options.sort(key=lambda t: quota.used[f"… {t}"] + quota.drafted.count(f"… {t}"))
+        quota.drafted.append(f"… {options[0]}")
+        return want.replace(tail, options[0], 1)
 
 
 def opening(sentence: str) -> str:

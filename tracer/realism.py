@@ -1,6 +1,7 @@
 """How demanding and how natural a set of tasks is (docs/tracer.md, "Realism"): writes and reads per
 task, declared vs realised mixes, instruction length, reasons and preferences, sentence-skeleton
-diversity, the most common sentence, and ids denied after one was given. `REALISM_TARGETS` are the
+diversity, the most common sentence, the most common frame (`tracer/frames.py`), and ids denied
+after one was given. `REALISM_TARGETS` are the
 requirements every domain's emotional evaluation set meets (`set_problems`)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from taue.contracts.tasks import Task
+from taue.tracer.frames import frames_in
 from taue.tracer.lints import NO_ID_PHRASES, sentences
 from taue.tracer.mixes import mix_gap
 from taue.tracer.prose import known_ids
@@ -25,9 +27,10 @@ REALISM_TARGETS = {
     "top_sentence_share": 0.3,
     "ids_denied": 0,
     "mix_gap": 5.0,
+    "top_frame_share": 0.1,
 }
 """Minimums (writes, words, shares of reasons, preferences and skeletons) and maximums (the rest)."""
-MAXIMUMS = ("no_write_share", "top_sentence_share", "ids_denied", "mix_gap")
+MAXIMUMS = ("no_write_share", "top_sentence_share", "ids_denied", "mix_gap", "top_frame_share")
 _DIGITS = re.compile(r"\S*\d\S*")
 _NAME = re.compile(r"(?<!^)(?<![.:;!?] )\b[A-Z][\w'-]*")
 
@@ -55,6 +58,7 @@ def realism(
     goals = sum(len(t.user_scenario.goals) for t in tasks) or 1
     said = [(s, skeleton(s, t)) for t in tasks for s in sentences(t.instruction)]
     tasks_with = Counter(sk for t in tasks for sk in {skeleton(s, t) for s in sentences(t.instruction)})
+    frames = Counter(f for t in tasks for f in frames_in(sentences(t.instruction)))
     realised_counts = Counter(len(s.get("intents", [])) for s in stages)
     realised_lengths = Counter(n for s in stages for n in s.get("walk_lengths", []))
     result: dict[str, Any] = {
@@ -67,6 +71,8 @@ def realism(
         "skeleton_share": round(len({sk for _, sk in said}) / (len(said) or 1), 3),
         "top_sentence": tasks_with.most_common(1)[0][0] if tasks_with else "",
         "top_sentence_share": round(tasks_with.most_common(1)[0][1] / count, 3) if tasks_with else 0.0,
+        "top_frame": frames.most_common(1)[0][0] if frames else "",
+        "top_frame_share": round(frames.most_common(1)[0][1] / count, 3) if frames else 0.0,
         "ids_denied": sum(_denies_ids(t) for t in tasks),
         "intent_mix": _mix(intent_counts, realised_counts),
         "walk_mix": _mix(walk_lengths, realised_lengths),

@@ -18,6 +18,8 @@ from taue.contracts.tasks import Action, Evaluation, Goal, Target, UserScenario
 from taue.envs.runtime.authoring import TracerSpec
 from taue.envs.runtime.goal_targets import attach_targets
 from taue.tracer.compose import Draft
+from taue.tracer.ids import is_id_fact
+from taue.tracer.semantic_words import EMAIL_OR_URL, RETIRED, SNAKE_CASE, WORK_REASON
 
 
 def scenario_of(
@@ -29,6 +31,7 @@ def scenario_of(
     for part in draft.parts:
         _merge(known, part.grounded.known, separate=True)
         _merge(discoverable, part.grounded.discoverable, separate=False)
+    known = {name: customer_words(name, value) for name, value in known.items()}
     goals = goals_of(draft, write_tools)
     return UserScenario(
         persona=f"{customer.name}, {persona_of(draft, spec, rng)}.",
@@ -42,9 +45,31 @@ def scenario_of(
     )
 
 
+SPOKEN = {"follow_up": "follow-up", "one_way": "one-way"}
+"""Tool values a customer says otherwise than with spaces for the underscores."""
+
+
+def customer_words(name: str, value: str) -> str:
+    """A known fact as the customer says it: a tool value in words ("issue: no_service" -> "no
+    service", "payment_method: credit_card" -> "credit card"); ids (a user id is snake_case) and
+    emails stay as they are."""
+    if is_id_fact(name) or EMAIL_OR_URL.search(value):
+        return value
+    return SNAKE_CASE.sub(
+        lambda m: m[0] if re.search(r"\d", m[0]) else SPOKEN.get(m[0], m[0].replace("_", " ")), value
+    )
+
+
 def persona_of(draft: Draft, spec: TracerSpec, rng: random.Random) -> str:
-    """A persona who would bring the first need (the domain's personas when its bank names none)."""
-    return rng.choice(draft.parts[0].grounded.personas or spec.personas)
+    """A persona who would bring the first need (the domain's personas when its bank names none), and
+    who has a job when a need's reason is about work (no retired customer wants "less time off work")."""
+    personas = list(draft.parts[0].grounded.personas or spec.personas)
+    said = " ".join(
+        f"{g.situation} {g.reason} {g.preference} {g.request}" for g in (p.grounded for p in draft.parts)
+    )
+    if WORK_REASON.search(said):
+        personas = [p for p in personas if not RETIRED.search(p)] or personas
+    return rng.choice(personas)
 
 
 FIRST_PERSON = re.compile(r"\b(I|I'm|I've|I'd|I'll|my|me|we|our|us)\b")

@@ -5,22 +5,25 @@ A lint returns a short detail when it fires and None when the task is clean. The
 read the task alone; the lints that need the domain's seed records (timetables, orders, fees) live
 in `tracer/semantic_seed.py` and read a `SeedFacts`. Word lists live in `tracer/semantic_words.py`.
 
-Task set v2 has many hits: `taue tracer verify` reports them without failing (unless
-`--semantic-lints`) until task set v3 fixes them; `taue tracer stats --json` counts them.
+The builder rejects a candidate any lint fires on (`tracer/build.py`), after a writer that gives them
+nothing to fault (fees accepted, every stated id listed, tool values in words, `tracer/prose.py`):
+task set v4 has no hit. `taue tracer verify` reports hits, and fails on them with `--semantic-lints`;
+`taue tracer stats --json` counts them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from taue.contracts.tasks import Task
 from taue.envs.runtime.domain import Domain
 from taue.tracer import semantic_words as w
+from taue.tracer.frames import NO_IDS, SOME_IDS
+from taue.tracer.ids import is_id_fact, known_flights, mentions, record_ids, split_values
 from taue.tracer.lints import sentences
-from taue.tracer.prose import ID_FACT, NO_IDS, SOME_IDS
 from taue.tracer.semantic_seed import SEED_LINTS, SeedFacts
 
 
@@ -54,40 +57,9 @@ def denial(task: Task) -> Denial | None:
     return None
 
 
-def _split_values(value: object) -> Iterator[str]:
-    """The single values of an argument or fact ("A and B" and lists hold several)."""
-    items = value if isinstance(value, list) else [value]
-    for item in items:
-        if isinstance(item, str):
-            yield from (part.strip() for part in item.split(" and ") if part.strip())
-
-
 def scenario_ids(task: Task) -> set[str]:
-    """Every id of the scenario: id facts the customer knows, ids the agent's tools find, id arguments
-    of the gold calls. Dates are not ids (`not-an-id` catches a date called one)."""
-    scenario = task.user_scenario
-    values = [v for name, v in scenario.known_info.items() if _id_fact(name)]
-    values += list(scenario.discoverable.values())
-    values += [
-        token
-        for name, value in scenario.known_info.items()
-        if w.FLIGHT_FACT.search(name)
-        for token in w.FLIGHT_NUMBER.findall(value)
-    ]
-    for action in task.evaluation.actions:
-        values += [v for name, v in action.arguments.items() if w.ID_ARGUMENT.search(name)]
-    found = {single for value in values for single in _split_values(value)}
-    return {v for v in found if w.ID_TOKEN.fullmatch(v) and not w.ISO_DATE.fullmatch(v)}
-
-
-def _id_fact(name: str) -> bool:
-    """A fact named like an id, numbered or not ("ticket_id", "ticket_id_2")."""
-    return ID_FACT.search(re.sub(r"_\d+$", "", name)) is not None
-
-
-def mentions(text: str, value: str) -> bool:
-    """Whether `value` occurs in `text` as a whole token."""
-    return re.search(rf"(?<![\w#]){re.escape(value)}(?!\w)", text) is not None
+    """Every id of the scenario (`tracer.ids.record_ids`)."""
+    return record_ids(task.user_scenario, task.evaluation.actions)
 
 
 def customer_text(task: Task) -> str:
@@ -115,12 +87,7 @@ def not_an_id(task: Task) -> str | None:
     if said is None or not said.listed:
         return None
     scenario = task.user_scenario
-    flights = {
-        token
-        for name, value in [*scenario.known_info.items(), *_gold_arguments(task)]
-        if w.FLIGHT_FACT.search(name)
-        for token in w.FLIGHT_NUMBER.findall(str(value))
-    }
+    flights = known_flights(scenario, task.evaluation.actions)
     zips = {v for name, v in scenario.known_info.items() if "zip" in name}
     for kind, found in (
         ("a date", w.ISO_DATE.search(said.listed) or w.MONTH_DATE.search(said.listed)),
@@ -130,10 +97,6 @@ def not_an_id(task: Task) -> str | None:
         if found:
             return f"calls {kind} an id: {said.sentence!r}"
     return None
-
-
-def _gold_arguments(task: Task) -> list[tuple[str, object]]:
-    return [(name, value) for a in task.evaluation.actions for name, value in a.arguments.items()]
 
 
 def splice(task: Task) -> str | None:
@@ -149,7 +112,7 @@ def tool_value_in_text(task: Task) -> str | None:
     customer says "no service". Ids (a user id is snake_case) are the customer's to quote."""
     scenario = task.user_scenario
     ids = scenario_ids(task) | set(scenario.known_info.values())
-    facts = [v for name, v in scenario.known_info.items() if not _id_fact(name)]
+    facts = [v for name, v in scenario.known_info.items() if not is_id_fact(name)]
     for text in (customer_text(task), *facts):
         for token in w.SNAKE_CASE.findall(w.EMAIL_OR_URL.sub(" ", text)):
             if token not in ids or token in facts:
@@ -221,7 +184,7 @@ def hidden_name_named(task: Task) -> str | None:
     for name, value in scenario.discoverable.items():
         if not name.endswith("location_id"):
             continue
-        for slug in _split_values(value):
+        for slug in split_values(value):
             shown = slug.replace("_", " ").title()
             if re.search(rf"\b{re.escape(shown)}\b", text):
                 return f"hides the place and names it: {shown!r}"

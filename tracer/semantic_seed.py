@@ -48,9 +48,6 @@ def _customer(task: Task) -> str:
 
 # -------------------------------------------------------------------------------- timetable-clash
 
-MEETS = re.compile(r"^(?P<days>[A-Za-z]{3}(?:/[A-Za-z]{3})*) (?P<start>\d{2}:\d{2})-(?P<end>\d{2}:\d{2})$")
-"""A section's meeting pattern: "Mon/Wed 08:30-09:45"."""
-
 
 def end_sections(view: Any, student_id: str, task: Task) -> list[str]:
     """The student's current sections once the gold writes are applied (drops, adds, swaps)."""
@@ -66,17 +63,6 @@ def end_sections(view: Any, student_id: str, task: Task) -> list[str]:
     return sections
 
 
-def clash(one: dict[str, Any], other: dict[str, Any]) -> bool:
-    """Whether two sections meet at the same time: a shared day, overlapping hours and dates."""
-    a, b = MEETS.match(one["meets"]), MEETS.match(other["meets"])
-    if a is None or b is None:
-        return False
-    shared_day = set(a["days"].split("/")) & set(b["days"].split("/"))
-    hours = a["start"] < b["end"] and b["start"] < a["end"]
-    dates = one["start_date"] <= other["end_date"] and other["start_date"] <= one["end_date"]
-    return bool(shared_day) and hours and dates
-
-
 ADDS = ("register_for_section", "swap_section")
 """The school writes that put the student in a section (a swap's new section)."""
 
@@ -86,6 +72,8 @@ def timetable_clash(task: Task, seed: SeedFacts) -> str | None:
     student asks for and the policy's careful agent would warn about."""
     if seed.domain != "school" or not _writes(task, *ADDS):
         return None
+    from taue.envs.school.rules import clash
+
     view = seed.view
     sections = [view.sections[s] for s in end_sections(view, _customer(task), task) if s in view.sections]
     added = {a.arguments.get("new_section_id", a.arguments["section_id"]) for a in _writes(task, *ADDS)}
@@ -199,13 +187,16 @@ FEE_PROBES: dict[str, Callable[[SeedFacts, Action], str | None]] = {
 Not probed: movie (booking and exchange fees depend on membership), airline (bag fees)."""
 
 
+def fees_paid(seed: SeedFacts, actions: list[Action]) -> list[str]:
+    """The fees the actions pay, in order ("late-drop fee"); none in a domain without a probe."""
+    probe = FEE_PROBES.get(seed.domain)
+    return [fee for a in actions if (fee := probe(seed, a))] if probe else []
+
+
 def fee_not_accepted(task: Task, seed: SeedFacts) -> str | None:
     """A fee, penalty or deposit the gold pays that the instruction never accepts (an LLM user told
     to approve only what it asked for may refuse it), or accepts with its amount (the agent says it)."""
-    probe = FEE_PROBES.get(seed.domain)
-    if probe is None:
-        return None
-    fees = [fee for a in task.evaluation.actions if (fee := probe(seed, a))]
+    fees = fees_paid(seed, task.evaluation.actions)
     if not fees:
         return None
     accepted = [s for s in re.split(r"(?<=[.!?])\s+", task.instruction) if w.FEE_ACCEPTED.search(s)]

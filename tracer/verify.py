@@ -10,6 +10,7 @@ scripted user solves each task (`careful_failures`), else it is replaced.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -59,11 +60,20 @@ async def underivable_arguments(domain: Domain, task: Task) -> list[str]:
     return missing
 
 
+TOOL_WORD = re.compile(r"[a-z]+(?:_[a-z]+)+")
+"""A tool value in snake_case ("credit_card", "follow_up"): the customer says it in words."""
+
+
 def _derivable(value: Any, seen: str) -> bool:
+    """Whether the value occurs in what the agent has seen; a tool value said in words ("credit
+    card", "follow-up"; `refine.customer_words`) counts, the agent maps it to the tool's value."""
     if isinstance(value, bool) or value in ("", None):
         return True
     text = value if isinstance(value, str) else json.dumps(value)
-    return text.lower() in seen
+    if text.lower() in seen:
+        return True
+    said = rf"\b{text.replace('_', '[ -]')}\b"
+    return bool(TOOL_WORD.fullmatch(text)) and re.search(said, seen) is not None
 
 
 def duplicate_key(task: Task, write_tools: frozenset[str]) -> str:

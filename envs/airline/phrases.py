@@ -40,12 +40,12 @@ CANCEL_REQUESTS = (
 CANCEL_WANTS = (
     "you want {trip} cancelled",
     "you have decided to call off {trip}",
-    "cancelling {trip} is what you need",
+    "cancelling {trip} is what you are after",
     "you mean to have {trip} cancelled",
     "you need the agent to cancel {trip}",
     "you are asking for {trip} to be cancelled",
     "you no longer want to keep {trip} and want it cancelled",
-    "getting {trip} cancelled is the point of your call",
+    "getting {trip} cancelled is what you have in mind",
 )
 CANCEL_REASONS = {
     "recent": (
@@ -159,7 +159,7 @@ CHANGE_WANTS = (
     "fare difference paid with your {pay}",
     "you need your {which} on {trip} to go on {day} ({date}) instead of {old_day}, same flight number, "
     "with your {pay} for any difference",
-    "moving the {which} of {trip} to {day} ({date}) on the same flight is what you are after, any "
+    "moving the {which} of {trip} to {day} ({date}) on the same flight is what you are calling about, any "
     "difference on your {pay}",
     "you would like to fly the {which} of {trip} on {day} ({date}) rather than {old_day}, keeping the "
     "flight and paying any difference with your {pay}",
@@ -169,7 +169,8 @@ CHANGE_WANTS = (
     "any difference should go on your {pay}",
     "you want your {which} on {trip} shifted to {day} ({date}), keeping the same flight number and "
     "settling any difference with your {pay}",
-    "getting the {which} of {trip} onto {day} ({date}) on the same flight is what you need, paid with "
+    "getting the {which} of {trip} onto {day} ({date}) on the same flight is what you are calling "
+    "about, paid with "
     "your {pay} if anything is owed",
 )
 CHANGE_REASONS = {
@@ -271,7 +272,7 @@ UPGRADE = Bank(
         "you want {trip} upgraded to {cabin} on all its flights, keeping the same flights, the "
         "difference paid with your {pay}",
         "you need {trip} moved up to {cabin} for every flight, same flights, charged to your {pay}",
-        "upgrading {trip} to {cabin} on every flight is what you are after, with your {pay} paying the "
+        "upgrading {trip} to {cabin} on every flight is what you came for, with your {pay} paying the "
         "difference",
         "you would like the cabin of {trip} changed to {cabin} on all flights, the flights unchanged, "
         "paid with your {pay}",
@@ -280,7 +281,7 @@ UPGRADE = Bank(
         "you have decided to fly {trip} in {cabin} on every flight, keeping the flights, and to pay with "
         "your {pay}",
         "you want every flight of {trip} in {cabin}, the same flights as now, paid with your {pay}",
-        "getting {trip} into {cabin} on all its flights is what you need, the difference on your {pay}",
+        "getting {trip} into {cabin} on all its flights is on your list, the difference on your {pay}",
     ),
     reasons=UPGRADE_REASONS,
     preferences=(
@@ -312,13 +313,14 @@ ADD_BAGS = Bank(
     wants=(
         "you want to add {extra} to {trip} ({total} in total afterwards), anything to pay on your {pay}",
         "you need {extra} added to {trip}, for {total} in all, with any charge on your {pay}",
-        "adding {extra} to {trip} is what you are after, {total} altogether, paid with your {pay} if "
+        "adding {extra} to {trip} is what you would like, {total} altogether, paid with your {pay} if "
         "anything is owed",
         "you would like {trip} to carry {extra}, {total} in total, any charge going on your {pay}",
         "you are asking for {extra} on {trip}, which makes {total}, with your {pay} for any charge",
         "you have to take {extra} on {trip} ({total} in total) and will pay anything owed with your {pay}",
         "you want {trip} to have {total} after adding {extra}, any fee on your {pay}",
-        "getting {extra} onto {trip}, {total} in total, is what you need, charged to your {pay} if needed",
+        "getting {extra} onto {trip}, {total} in total, is why you are calling, charged to your "
+        "{pay} if needed",
     ),
     reasons={
         "": (
@@ -359,12 +361,12 @@ REMOVE_BAGS = Bank(
     wants=(
         "you want to take one checked bag off {trip}, anything to settle on your {pay}",
         "you need one checked bag removed from {trip}, with your {pay} for anything owed",
-        "dropping one checked bag from {trip} is what you are after, your {pay} for anything to settle",
+        "dropping one checked bag from {trip} is your goal, your {pay} for anything to settle",
         "you would like {trip} to carry one checked bag fewer, with your {pay} as the payment method",
         "you are asking for a checked bag to come off {trip}, your {pay} for anything due",
         "you have decided you need one bag less on {trip} and name your {pay} for anything to settle",
         "you want the checked bags on {trip} cut by one, any settlement on your {pay}",
-        "getting one checked bag off {trip} is what you need, your {pay} for anything owed",
+        "getting one checked bag off {trip} is your aim, your {pay} for anything owed",
     ),
     reasons={
         "": (

@@ -46,12 +46,12 @@ REPLACE_PASSENGER = Bank(
     wants=(
         "you want {new} (born {dob}) to travel instead of {old} on {trip}",
         "you need {old} replaced by {new}, born {dob}, on {trip}",
-        "swapping {old} for {new} (born {dob}) on {trip} is what you are after",
+        "swapping {old} for {new} (born {dob}) on {trip} is what you need",
         "you would like {new}, whose date of birth is {dob}, to take the place of {old} on {trip}",
         "you are asking for {old} to come off {trip} and {new} (born {dob}) to go on in that place",
         "you have arranged for {new} (born {dob}) to fly instead of {old} on {trip}",
         "you want the traveller {old} on {trip} changed to {new}, born {dob}",
-        "getting {new} (born {dob}) onto {trip} in place of {old} is what you need",
+        "getting {new} (born {dob}) onto {trip} in place of {old} is what you want",
     ),
     reasons={
         "": (
@@ -83,12 +83,12 @@ FIX_BIRTH_DATE = Bank(
     wants=(
         "you want the date of birth of {traveller} on {trip} corrected to {dob}",
         "you need the birth date of {traveller} on {trip} fixed to {dob}",
-        "correcting the date of birth of {traveller} on {trip} to {dob} is what you are after",
+        "correcting the date of birth of {traveller} on {trip} to {dob} is what you ask for",
         "you would like {trip} to show {dob} as the birth date of {traveller}",
         "you are asking for the date of birth of {traveller} on {trip} to be changed to {dob}",
         "you have noticed that {traveller}'s birth date on {trip} is wrong and want it set to {dob}",
         "you want {traveller}'s date of birth on {trip} to read {dob}",
-        "getting the birth date of {traveller} on {trip} corrected to {dob} is what you need",
+        "getting the birth date of {traveller} on {trip} corrected to {dob} is your request",
     ),
     reasons={
         "": (
@@ -120,12 +120,12 @@ ADD_PASSENGER = Bank(
     wants=(
         "you want {new} (born {dob}) added as one more traveller on {trip}",
         "you need {new}, born {dob}, to join {trip}",
-        "adding {new} (born {dob}) to {trip} is what you are after",
+        "adding {new} (born {dob}) to {trip} is what you are hoping for",
         "you would like {trip} to include {new}, born {dob}, as an extra traveller",
         "you are asking for {new} (born {dob}) to be put on {trip} as well",
         "you have decided {new} (born {dob}) should come along on {trip}",
         "you want one more seat on {trip}, for {new}, born {dob}",
-        "getting {new} (born {dob}) onto {trip} alongside the others is what you need",
+        "getting {new} (born {dob}) onto {trip} alongside the others is the point of your call",
     ),
     reasons={
         "": (
@@ -178,7 +178,7 @@ BOOK_TRIP = Bank(
         "direct flight, {bags}, no travel insurance, paid with your {pay}",
         "you need to book yourself alone on the cheapest direct flight {route} on {day} ({date}), one "
         "way in {cabin}, with {bags}, no insurance, on your {pay}",
-        "booking a one-way {cabin} seat {route} on {day} ({date}) just for you is what you are after: "
+        "booking a one-way {cabin} seat {route} on {day} ({date}) just for you is the plan: "
         "cheapest direct flight, {bags}, no insurance, your {pay}",
         "you would like the cheapest direct {cabin} flight {route} on {day} ({date}), one way, only "
         "you travelling, {bags}, no travel insurance, charged to your {pay}",
@@ -188,7 +188,8 @@ BOOK_TRIP = Bank(
         "direct flight, with {bags} and no insurance, using your {pay}",
         "you want to be booked, by yourself, on the cheapest direct flight {route} on {day} ({date}), "
         "one way in {cabin}, {bags}, no insurance, on your {pay}",
-        "getting a one-way {cabin} ticket {route} on {day} ({date}) for yourself only is what you need: "
+        "getting a one-way {cabin} ticket {route} on {day} ({date}) for yourself only is what you "
+        "are ringing about: "
         "cheapest direct flight, {bags}, no insurance, your {pay} paying",
     ),
     reasons={
@@ -268,7 +269,7 @@ COMPENSATION = Bank(
         "you have decided to complain about your {flight} on {day} ({date}) being cancelled and ask for "
         "compensation",
         "you want the cancellation of your {flight} on {day} ({date}) put right with compensation",
-        "getting compensation for your cancelled {flight} on {day} ({date}) is what you need",
+        "getting compensation for your cancelled {flight} on {day} ({date}) is what you are looking for",
     ),
     reasons=COMPENSATION_REASONS,
     preferences=(
@@ -331,7 +332,7 @@ CHEAPEST_FARE = Bank(
         "you need the cheapest direct flight of {day} ({date}) on the route of {trip}, same cabin, and "
         "its fare, without changing the booking",
         "finding out the cheapest direct flight on {day} ({date}) for {trip}, same cabin, and its fare "
-        "is what you are after; nothing should change yet",
+        "is the task for today; nothing should change yet",
         "you would like the fare of the cheapest direct flight on {day} ({date}) on the route of "
         "{trip} in the same cabin, only as information",
         "you are asking which direct flight on {day} ({date}) is cheapest for the route of {trip} in "
@@ -371,12 +372,12 @@ FLIGHT_NUMBERS = Bank(
     wants=(
         "you want the flight numbers of {trip}",
         "you need to know which flights {trip} is booked on",
-        "finding out the flight numbers of {trip} is what you are after",
+        "finding out the flight numbers of {trip} is your hope",
         "you would like the flight numbers of {trip} read to you",
         "you are asking for the flight numbers on {trip}",
         "you have lost track of the flight numbers of {trip} and want them",
         "you want to note down the flights of {trip}",
-        "getting the flight numbers of {trip} is what you need",
+        "getting the flight numbers of {trip} is what you are asking for",
     ),
     reasons={
         "": (

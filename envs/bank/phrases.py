@@ -23,7 +23,7 @@ TRANSFER_REQUESTS = (
 TRANSFER_WANTS = (
     "you want {amount} moved from your {source} to your {target}",
     "you are calling to transfer {amount} from your {source} into your {target}",
-    "moving {amount} out of your {source} and into your {target} is what you are after",
+    "moving {amount} out of your {source} and into your {target} is the thing to sort out",
     "you would like {amount} shifted from your {source} to your {target} today",
     "you have decided to put {amount} from your {source} into your {target}",
     "you need {amount} transferred from your {source} over to your {target}",
@@ -111,7 +111,7 @@ PAYEE_REQUESTS = (
 PAYEE_WANTS = (
     "you want to pay {amount} to your payee {payee} from your {source}",
     "you are calling to send {amount} to {payee} out of your {source}",
-    "paying {payee} {amount} from your {source} is what you are after",
+    "paying {payee} {amount} from your {source} is the main point",
     "you would like a payment of {amount} made to {payee} from your {source}",
     "you have decided to pay {payee} {amount} out of your {source} today",
     "you need {amount} paid to {payee} from your {source}",
@@ -247,7 +247,7 @@ FREEZE = Bank(
     wants=(
         "you cannot find your {card} and want it frozen for now, not cancelled",
         "you want your {card} frozen while you look for it; it should not be cancelled",
-        "freezing your {card} until it turns up is what you are after, without cancelling it",
+        "freezing your {card} until it turns up is what you called about, without cancelling it",
         "you are calling to put a temporary freeze on your {card}, not to report it lost",
         "you would like your {card} frozen for the time being, as it may still turn up",
         "you have misplaced your {card} and want it frozen, not replaced",
@@ -375,7 +375,7 @@ LOST_CARD = Bank(
         "you are calling because your {card} {gone}; you need a new one sent {shipping}",
         "you would like your {card} shut down and replaced, by {shipping} shipping, as it {gone}",
         "your {card} {gone}, and you want a replacement sent {shipping}",
-        "reporting your {card} and getting a new one by {shipping} shipping is what you are after",
+        "reporting your {card} and getting a new one by {shipping} shipping is what you have in mind",
         "you need your {card} replaced by {shipping} shipping, because it {gone}",
     ),
     reasons={
@@ -478,7 +478,7 @@ LIMIT_REQUESTS = (
 LIMIT_WANTS = (
     "you want the daily purchase limit of your {card} set to {limit}",
     "you are calling to change the daily limit on your {card} to {limit}",
-    "a daily limit of {limit} on your {card} is what you are after",
+    "a daily limit of {limit} on your {card} is what you are calling about",
     "you would like your {card} to have a {limit} daily purchase limit",
     "you have decided the daily limit on your {card} should be {limit}",
     "you need the daily spending limit of your {card} changed to {limit}",

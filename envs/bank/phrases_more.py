@@ -18,7 +18,7 @@ DISPUTE_REQUESTS = (
 DISPUTE_WANTS = (
     "you want to dispute {charge} on your {account}",
     "you are calling to challenge {charge} on your {account}",
-    "getting a dispute filed for {charge} is what you are after",
+    "getting a dispute filed for {charge} is what you came for",
     "you would like {charge} on your {account} disputed",
     "you have decided to dispute {charge}",
     "you need a dispute opened on {charge} from your {account}",
@@ -144,7 +144,7 @@ LOAN_PAYMENT = Bank(
     wants=(
         "you want to make this month's installment on your {loan} from your {source}, for the regular amount",
         "you are calling to pay the usual monthly amount on your {loan} from your {source}",
-        "paying this month's {loan} installment from your {source} is what you are after",
+        "paying this month's {loan} installment from your {source} is on your list",
         "you would like the regular monthly payment on your {loan} taken from your {source}",
         "you have decided to make your {loan} payment for this month from your {source}",
         "you need this month's {loan} installment paid out of your {source}",
@@ -190,7 +190,7 @@ LOAN_PAYOFF = Bank(
     wants=(
         "you want to pay off your {loan} in full today from your {source}",
         "you are calling to settle your {loan} completely from your {source}",
-        "clearing your {loan} today with money from your {source} is what you are after",
+        "clearing your {loan} today with money from your {source} is what you would like",
         "you would like your {loan} paid off in full from your {source}",
         "you have decided to pay off the whole {loan} from your {source} today",
         "you need your {loan} closed out with a payment from your {source}",
@@ -235,7 +235,7 @@ DUE_DATE_REQUESTS = (
 DUE_DATE_WANTS = (
     "you want the monthly due date of your {loan} moved to the {day}",
     "you are calling to change your {loan} payment day to the {day} of the month",
-    "having your {loan} due on the {day} is what you are after",
+    "having your {loan} due on the {day} is why you are calling",
     "you would like your {loan} payments to fall on the {day} from now on",
     "you have decided your {loan} should be due on the {day} of each month",
     "you need the due date of your {loan} shifted to the {day}",
@@ -307,7 +307,7 @@ PAYOFF_QUOTE = Bank(
     wants=(
         "you are thinking of paying off your {loan} and want today's payoff amount, paying nothing yet",
         "you want a payoff quote for your {loan}, only as information",
-        "finding out what it would take to clear your {loan} today is what you are after",
+        "finding out what it would take to clear your {loan} today is your goal",
         "you are calling to hear the payoff amount of your {loan}; you will not pay today",
         "you would like today's payoff figure for your {loan}, without making a payment",
         "you need to know how much would settle your {loan} in full",
@@ -353,7 +353,7 @@ NEXT_DUE = Bank(
     wants=(
         "you want to know when the next payment of your {loan} is due and how much it is",
         "you are calling to check the date and amount of your next {loan} payment",
-        "finding out when your {loan} is next due, and for how much, is what you are after",
+        "finding out when your {loan} is next due, and for how much, is your aim",
         "you would like to hear the next due date and payment amount of your {loan}",
         "you need the date and amount of your next {loan} payment",
         "learning when your next {loan} payment falls due, and its amount, is the goal",

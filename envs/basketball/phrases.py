@@ -45,7 +45,7 @@ BUY = Bank(
         "you want to buy {seats} for {game}, paid with your {pay}",
         "you are hoping to get {seats} for {game}, charged to your {pay}",
         "you would like {seats} for {game}, using your {pay}",
-        "buying {seats} for {game} is on your list, with your {pay} paying for them",
+        "buying {seats} for {game} is what you need, with your {pay} paying for them",
         "you plan to pick up {seats} for {game} and pay with your {pay}",
         "you need {seats} for {game}, to be charged to your {pay}",
         "you have decided on {seats} for {game}, paid for with your {pay}",
@@ -127,7 +127,7 @@ CANCEL_WANTS = (
     "you need to cancel your {tickets}",
     "you have decided to give up your {tickets}",
     "you would like to cancel your {tickets}",
-    "cancelling your {tickets} is what you are after",
+    "cancelling your {tickets} is what you want",
     "you are calling off your {tickets}",
     "you no longer want your {tickets} and want them cancelled",
     "you want to drop your {tickets}",
@@ -183,7 +183,7 @@ REFUND_DISRUPTED = Bank(
         "you want to cancel your {tickets} now that the game was moved",
         "you have decided to cancel your {tickets} after the game was disrupted",
         "you would rather cancel your {tickets} than keep them for the moved game",
-        "cancelling your {tickets} is what you want, since the game was moved",
+        "cancelling your {tickets} is what you ask for, since the game was moved",
         "you need your {tickets} cancelled because the game is off its original date",
         "you are giving up your {tickets} now that the game has been moved",
         "you want out of your {tickets}, the game having been moved",
@@ -283,7 +283,7 @@ MOVE_WANTS = (
     "you want your {tickets} moved to {target}, same section and number of seats",
     "you would like to exchange your {tickets} for {target}, keeping the section and seat count",
     "you hope to swap your {tickets} to {target}, in the same section",
-    "moving your {tickets} to {target} is what you are after, with the same seat count and section",
+    "moving your {tickets} to {target} is your request, with the same seat count and section",
     "you need your {tickets} switched to {target}, same section, same number of seats",
     "you have settled on {target} and want your {tickets} moved there, section unchanged",
     "you want to trade your {tickets} for seats at {target} in the same section",
@@ -416,7 +416,8 @@ NEW_DATE = Bank(
         "you are checking the new date of the game of your {tickets}, and you want to keep the tickets",
         "you need the new date of the game your {tickets} are for; you are not changing anything",
         "you want to be told the new date of the game for your {tickets}, and nothing more",
-        "finding out the rescheduled date of the game of your {tickets} is your aim; the tickets stay as "
+        "finding out the rescheduled date of the game of your {tickets} is what you are hoping for; "
+        "the tickets stay as "
         "they are",
     ),
     reasons={

@@ -39,7 +39,7 @@ PAUSE_WANTS = (
     "you want your {pass_words} paused for {length}, starting today",
     "you would like a {length} pause on your {pass_words}, from today",
     "you need to put your {pass_words} on hold for {length}, beginning today",
-    "pausing your {pass_words} for {length} from today is what you are after",
+    "pausing your {pass_words} for {length} from today is the point of your call",
     "you have decided to pause your {pass_words} for {length}, starting now",
     "you are asking for your {pass_words} to be paused for {length}, from today",
     "you hope to freeze your {pass_words} for {length}, starting today",
@@ -107,12 +107,12 @@ RETURN_REQUESTS = (
 RETURN_WANTS = (
     "you want to return the {items} from your {order}",
     "you would like to send back the {items} from your {order}",
-    "returning the {items} from your {order} is what you are after",
+    "returning the {items} from your {order} is the plan",
     "you need a return for the {items} from your {order}",
     "you have decided to return the {items} from your {order}",
     "you want the {items} from your {order} taken back",
     "you are hoping to hand back the {items} from your {order}",
-    "sending the {items} from your {order} back is your aim",
+    "sending the {items} from your {order} back is what you are ringing about",
 )
 RETURN_REASONS = {
     "": (
@@ -208,7 +208,7 @@ CAMP_REQUESTS = (
 CAMP_WANTS = (
     "you want your child {player} registered for the {camp}, the fee paid with your {pay}",
     "you would like to sign {player} up for the {camp}, paying with your {pay}",
-    "getting {player} a place at the {camp} is your aim, charged to your {pay}",
+    "getting {player} a place at the {camp} is what you are looking for, charged to your {pay}",
     "you need {player} enrolled in the {camp}, with your {pay} covering the fee",
     "you have decided to register {player} for the {camp} and pay with your {pay}",
     "you hope to book {player} into the {camp}, using your {pay}",

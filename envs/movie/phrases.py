@@ -68,11 +68,12 @@ BUY = Bank(
     wants=(
         "you want to buy tickets for {show}: {seat_list}{your_credits}, the rest paid with your {payment}",
         "you need {tickets} for {show}, namely {seat_list}{your_credits}, paid with your {payment}",
-        "booking {seat_list} for {show} is what you want{your_credits}, with your {payment} for the rest",
+        "booking {seat_list} for {show} is the task for today{your_credits}, with your {payment} for "
+        "the rest",
         "you would like {tickets} ({seats}) for {show}{your_credits}, charged to your {payment}",
         "you have decided to buy {seat_list} for {show}{your_credits}, paying with your {payment}",
         "you want {seat_list} at {show}{your_credits}; your {payment} pays for the rest",
-        "getting {tickets}, {seats}, for {show} is your aim{your_credits}, with your {payment} paying",
+        "getting {tickets}, {seats}, for {show} is your hope{your_credits}, with your {payment} paying",
         "you are after {seat_list} for {show}{your_credits}, the rest on your {payment}",
     ),
     reasons=BUY_REASONS,
@@ -108,11 +109,13 @@ TOO_MANY_SEATS = Bank(
     wants=(
         "you want all {count} seats {seats} for {show} in a single order, paid with your {payment}",
         "you need {count} seats together ({seats}) for {show} on one order, charged to your {payment}",
-        "booking {count} seats, {seats}, for {show} in one order is what you want, with your {payment}",
+        "booking {count} seats, {seats}, for {show} in one order is what you are asking for, with "
+        "your {payment}",
         "you would like one order of {count} seats ({seats}) for {show}, paid with your {payment}",
         "you have decided to book {count} seats, {seats}, for {show} at once on your {payment}",
         "you want seats {seats} for {show}, all {count} in a single booking, on your {payment}",
-        "getting {count} seats, {seats}, for {show} in one order is your aim, paying with your {payment}",
+        "getting {count} seats, {seats}, for {show} in one order is the thing to sort out, paying "
+        "with your {payment}",
         "you are after a single order of {count} seats ({seats}) for {show}, on your {payment}",
     ),
     reasons={
@@ -158,7 +161,8 @@ SHOWTIME_QUESTION = Bank(
     wants=(
         "you want to know when the last showing of {film} at {theatre} on {day} starts and its format",
         "you need the start time and format of the last {film} showing at {theatre} on {day}",
-        "finding out when the final {film} show at {theatre} on {day} begins, and its format, is your aim",
+        "finding out when the final {film} show at {theatre} on {day} begins, and its format, is "
+        "what you are hoping for",
         "you would like the time and format of the latest {film} screening at {theatre} on {day}",
         "you are asking when the last {film} show at {theatre} on {day} starts and in which format",
         "you want the last showing of {film} at {theatre} on {day}: its time and its format",
@@ -253,11 +257,11 @@ EXCHANGE_REQUESTS = (
 EXCHANGE_WANTS = (
     "you want {yours} moved to {new}, {seat_list}",
     "you need {yours} exchanged for {new}, in {seat_list}",
-    "moving {yours} to {new}, {seat_list}, is what you are after",
+    "moving {yours} to {new}, {seat_list}, is the main point",
     "you would like {yours} switched to {new}, with {seat_list}",
     "you have decided to exchange {yours} for {new}, {seat_list}",
     "you want {new} instead of what you booked, {yours}, in {seat_list}",
-    "changing {yours} to {new}, {seat_list}, is your aim",
+    "changing {yours} to {new}, {seat_list}, is what you called about",
     "you are asking for {yours} to become {new}, {seat_list}",
 )
 

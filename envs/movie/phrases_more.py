@@ -29,7 +29,7 @@ REFUND_WANTS = (
     "you would like your money back for {yours}",
     "you have decided to ask for a refund of {yours}",
     "you want {yours} cancelled and refunded",
-    "a refund of {yours} is your aim",
+    "a refund of {yours} is what you have in mind",
     "you are asking for {yours} to be refunded",
 )
 REFUND_PERSONAS = (
@@ -150,11 +150,11 @@ TIER_REQUESTS = (
 TIER_WANTS = (
     "you want to {word} your membership to {plan}",
     "you need your membership moved to {plan}",
-    "switching your membership to {plan} is what you are after",
+    "switching your membership to {plan} is what you are calling about",
     "you would like your plan changed to {plan}",
     "you have decided to {word} to {plan}",
     "you want to be on {plan} instead of your current plan",
-    "changing your membership to {plan} is your aim",
+    "changing your membership to {plan} is what you came for",
     "you are asking for your membership to become {plan}",
 )
 TIER_REASONS = {
@@ -233,11 +233,11 @@ CANCEL_REQUESTS = (
 CANCEL_WANTS = (
     "you want your {plan} membership cancelled",
     "you need to end your {plan} membership",
-    "cancelling your {plan} membership is what you are after",
+    "cancelling your {plan} membership is on your list",
     "you would like your {plan} membership stopped",
     "you have decided to cancel your {plan} membership",
     "you want to be done with your {plan} membership",
-    "ending your {plan} membership is your aim",
+    "ending your {plan} membership is what you would like",
     "you are asking for your {plan} membership to be cancelled",
 )
 CANCEL_REASONS = {

@@ -33,7 +33,8 @@ BOOK_REQUESTS = (
 BOOK_WANTS = (
     "you want to book a table for {party_you} {when_you}, at {where_you}, guaranteed with your {card}",
     "you would like a table at {where_you} for {party_you} {when_you}, held on your {card}",
-    "reserving a table for {party_you} at {where_you} {when_you} is your aim, guaranteed with your {card}",
+    "reserving a table for {party_you} at {where_you} {when_you} is why you are calling, guaranteed "
+    "with your {card}",
     "you need a reservation for {party_you} {when_you} at {where_you}, with your {card} as guarantee",
     "you hope to get a table at {where_you} {when_you} for {party_you}, on your {card}",
     "you have decided to book {where_you} for {party_you} {when_you}, using your {card}",
@@ -151,7 +152,7 @@ CHANGE_WANTS = (
     "you need {booking} {wish}",
     "you are asking for {booking} to be {wish}",
     "you hope to have {booking} {wish}",
-    "getting {booking} {wish} is what you are after",
+    "getting {booking} {wish} is your goal",
     "you have decided you want {booking} {wish}",
     "you are calling to have {booking} {wish}",
 )
@@ -316,7 +317,7 @@ CANCEL_WANTS = (
     "you need to cancel {booking}",
     "you have decided to call off {booking}",
     "you would like to cancel {booking}",
-    "cancelling {booking} is what you are after",
+    "cancelling {booking} is your aim",
     "you are calling to cancel {booking}",
     "you no longer need {booking} and want it cancelled",
     "you want to give up {booking}",

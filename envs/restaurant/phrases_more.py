@@ -30,7 +30,7 @@ CANCEL_WANTS = (
     "you need to cancel {order}",
     "you have decided to call off {order}",
     "you would like {order} cancelled",
-    "cancelling {order} is what you are after",
+    "cancelling {order} is what you need",
     "you are calling to cancel {order}",
     "you no longer want {order} and want it cancelled",
     "you want to stop {order}",
@@ -118,7 +118,7 @@ POINTS_WANTS = (
     "you want {points} of your loyalty points used on {order}",
     "you would like to redeem {points} points against {order}",
     "you hope to put {points} of your points towards {order}",
-    "applying {points} loyalty points to {order} is what you are after",
+    "applying {points} loyalty points to {order} is what you want",
     "you need {points} of your points applied to {order}",
     "you have decided to spend {points} points on {order}",
     "you are calling to use {points} points on {order}",
@@ -187,12 +187,12 @@ ALLERGEN = Bank(
     wants=(
         "you want to know which dishes in {order} contain {allergen}",
         "you need to find out which items in {order} have {allergen} in them",
-        "checking {order} for {allergen} is what you are after",
+        "checking {order} for {allergen} is what you ask for",
         "you would like to hear which dishes in {order} list {allergen}",
         "you are asking which dishes in {order} contain {allergen}",
         "you hope to learn which items in {order} contain {allergen}",
         "you need the dishes in {order} that contain {allergen}",
-        "finding the dishes with {allergen} in {order} is your aim",
+        "finding the dishes with {allergen} in {order} is your request",
     ),
     reasons={
         "": (

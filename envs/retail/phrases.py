@@ -50,7 +50,7 @@ CANCEL_REQUESTS = (
 CANCEL_WANTS = (
     "you want {order} cancelled",
     "you have decided to call off {order}",
-    "cancelling {order} is what you need",
+    "cancelling {order} is what you are hoping for",
     "you mean to have {order} cancelled",
     "you need the agent to cancel {order}",
     "you are asking for {order} to be cancelled",
@@ -140,7 +140,7 @@ REROUTE_REQUESTS = (
 REROUTE_WANTS = (
     "you want {order} shipped to {address} instead of the address on the order",
     "you need {order} redirected to {address}",
-    "having {order} delivered to {address} is what you are after",
+    "having {order} delivered to {address} is the plan",
     "you would like the shipping address of {order} changed to {address}",
     "you want {order} to arrive at {address}",
     "you have to get {order} sent to {address} rather than the address it has now",
@@ -318,14 +318,15 @@ SWAP = Bank(
         "{payment}",
         "you need the {item} in {order} changed to {change} before it ships, with any difference on your "
         "{payment}",
-        "switching the {item} in {order} to {change} is what you want, your {payment} covering any "
-        "difference",
-        "you would like {change} instead of the {item} you ordered in {order}, any difference settled "
+        "switching the {item} in {order} to {change} is what you are ringing about, your {payment} "
+        "covering any difference",
+        "you would like to trade the {item} you ordered in {order} for {change}, any difference settled "
         "with your {payment}",
         "you have decided the {item} in {order} should become {change}, and any price difference goes "
         "on your {payment}",
-        "you want {order} to carry {change} rather than the {item}, with your {payment} for any difference",
-        "changing the {item} in {order} to {change} is your aim, settling any difference with your {payment}",
+        "you want the {item} in {order} replaced with {change}, with your {payment} for any difference",
+        "changing the {item} in {order} to {change} is what you are looking for, settling any difference "
+        "with your {payment}",
         "you are after {change} in place of the {item} in {order}; your {payment} settles any difference",
     ),
     reasons=SWAP_REASONS,
@@ -353,7 +354,8 @@ EXCHANGE = Bank(
         "your {payment}",
         "you need the {item} you received in {order} exchanged for {change}, with any difference on "
         "your {payment}",
-        "exchanging the {item} from {order} for {change} is what you want, your {payment} covering any "
+        "exchanging the {item} from {order} for {change} is the task for today, your {payment} "
+        "covering any "
         "difference",
         "you would like {change} in exchange for the {item} from {order}, any difference settled with "
         "your {payment}",
@@ -361,7 +363,8 @@ EXCHANGE = Bank(
         "goes on your {payment}",
         "you want to send back the {item} from {order} and get {change}, with your {payment} for any "
         "difference",
-        "getting {change} for the {item} from {order} is your aim, settling any difference with your "
+        "getting {change} for the {item} from {order} is your hope, settling any "
+        "difference with your "
         "{payment}",
         "you are after an exchange of the {item} in {order} for {change}; your {payment} settles any "
         "difference",

@@ -24,12 +24,12 @@ CHANGE_PAYMENT = Bank(
     wants=(
         "you want {order} paid with your {payment} instead",
         "you need the payment of {order} moved to your {payment}",
-        "switching {order} to your {payment} is what you are after",
+        "switching {order} to your {payment} is what you are asking for",
         "you would like {order} charged to your {payment} rather than the current method",
         "you have decided {order} should be paid with your {payment}",
         "you want your {payment} to pay for {order}",
         "you are asking for {order} to go on your {payment}",
-        "changing the payment of {order} to your {payment} is your aim",
+        "changing the payment of {order} to your {payment} is the thing to sort out",
     ),
     reasons={
         "gift_card": (
@@ -105,12 +105,12 @@ RETURN_REQUESTS = (
 RETURN_WANTS = (
     "you want to return the {items} from a delivered order, refunded to your {refund}",
     "you need to send back the {items} you received, with the refund on your {refund}",
-    "returning the {items} is what you want, the money going to your {refund}",
+    "returning the {items} is the main point, the money going to your {refund}",
     "you would like a return of the {items} from a delivered order, refunded to your {refund}",
     "you have decided to send back the {items}, and the refund should go to your {refund}",
     "you want the {items} returned and your {refund} refunded",
     "you are asking to return the {items}, with the refund on your {refund}",
-    "getting the {items} returned, refunded to your {refund}, is your aim",
+    "getting the {items} returned, refunded to your {refund}, is what you called about",
 )
 RETURN_REASONS = {
     "one": (
@@ -199,7 +199,7 @@ UPDATE_ADDRESS = Bank(
         "you have decided to make {address} your default address",
         "you want the account's address replaced with {address}",
         "you are asking for {address} to become your default address",
-        "setting {address} as your default address is your aim",
+        "setting {address} as your default address is what you have in mind",
     ),
     reasons={
         "": (
@@ -247,11 +247,11 @@ TRACKING = Bank(
     wants=(
         "you want the tracking number of {order}",
         "you need to know the tracking number for {order}",
-        "getting the tracking number of {order} is why you are calling",
+        "getting the tracking number of {order} is what you are calling about",
         "you would like the agent to tell you the tracking number of {order}",
         "you are after the tracking number for {order}",
         "you want to find out how to track {order}, by its tracking number",
-        "the tracking number of {order} is what you need",
+        "the tracking number of {order} is what you came for",
         "you are asking for the tracking number of {order}",
     ),
     reasons={

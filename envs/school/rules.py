@@ -3,6 +3,7 @@ and the policy checker so that all three agree."""
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 from typing import Any
 
@@ -62,6 +63,21 @@ def credit_limit(student: dict[str, Any]) -> int:
 
 def blocking(holds: list[dict[str, Any]], kinds: tuple[str, ...]) -> list[dict[str, Any]]:
     return [hold for hold in holds if hold["type"] in kinds]
+
+
+MEETS = re.compile(r"^(?P<days>[A-Za-z]{3}(?:/[A-Za-z]{3})*) (?P<start>\d{2}:\d{2})-(?P<end>\d{2}:\d{2})$")
+"""A section's meeting pattern: "Mon/Wed 08:30-09:45"."""
+
+
+def clash(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Whether two sections meet at the same time: a shared day, overlapping hours and dates."""
+    a, b = MEETS.match(one["meets"]), MEETS.match(other["meets"])
+    if a is None or b is None:
+        return False
+    shared_day = set(a["days"].split("/")) & set(b["days"].split("/"))
+    hours = a["start"] < b["end"] and b["start"] < a["end"]
+    dates = one["start_date"] <= other["end_date"] and other["start_date"] <= one["end_date"]
+    return bool(shared_day) and hours and dates
 
 
 def drop_terms(section: dict[str, Any], today: str = TODAY) -> tuple[float, float, str] | None:

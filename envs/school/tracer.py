@@ -10,7 +10,7 @@ from taue.envs.school.catalog import DEPARTMENTS, TRANSCRIPT_RECIPIENTS
 from taue.envs.school.phrases import BANKS
 from taue.envs.school.policy_check import check_policy
 from taue.envs.school.reads import gpa
-from taue.envs.school.rules import CURRENT_TERM, PASSING_FOR_PREREQUISITE, TODAY, drop_terms
+from taue.envs.school.rules import CURRENT_TERM, PASSING_FOR_PREREQUISITE, TODAY, clash, drop_terms
 from taue.envs.school.seed_view import (
     PERSONAS,
     Record,
@@ -81,11 +81,20 @@ def _addable(view: View, customer: Customer, section: Record) -> bool:
     )
 
 
+def _free(view: View, customer: Customer, section: Record, leaving: str = "") -> bool:
+    """Whether the section meets when none of the student's other current sections does: no student
+    asks to be double-booked."""
+    taken = [e["section_id"] for e in view.current(customer.id) if e["section_id"] != leaving]
+    return not any(clash(section, view.sections[s]) for s in taken if s in view.sections)
+
+
 def register(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     if not view.may_register(customer.id):
         return None
     options = [s for s in view.sections.values() if view.open_to_adds(s) and view.seats_left(s) > 0]
-    for section in shuffled([s for s in options if _addable(view, customer, s)], rng):
+    for section in shuffled(
+        [s for s in options if _addable(view, customer, s) and _free(view, customer, s)], rng
+    ):
         return _add(
             view, customer, section, rng, "register", _subject(view, customer, section["course_code"])
         )
@@ -235,7 +244,10 @@ def swap(view: View, customer: Customer, rng: Rng) -> Grounded | None:
         others = [
             s
             for s in view.sections_of(enrollment["course_code"])
-            if s["section_id"] != enrollment["section_id"] and view.open_to_adds(s) and view.seats_left(s) > 0
+            if s["section_id"] != enrollment["section_id"]
+            and view.open_to_adds(s)
+            and view.seats_left(s) > 0
+            and _free(view, customer, s, leaving=enrollment["section_id"])
         ]
         if not others:
             continue

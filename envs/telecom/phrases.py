@@ -24,7 +24,7 @@ ADD_SERVICE = Bank(
     wants=(
         "you want {plan} added to your account, with none of your devices put on it for now",
         "you have decided to sign up for {plan}; no devices need to go on it yet",
-        "getting {plan} onto your account is what you are after, without moving any devices onto it",
+        "getting {plan} onto your account is what you are hoping for, without moving any devices onto it",
         "you are calling to add {plan} to your account, and no devices have to be attached to it",
         "you would like {plan} on your account; the devices can stay as they are for now",
         "you mean to take {plan} as a new service, with no devices on it for the moment",
@@ -116,7 +116,7 @@ REMOVE_SERVICE = Bank(
     wants=(
         "you want {plan} removed from your account",
         "you have decided to cancel {plan}",
-        "dropping {plan} from your services is what you are after",
+        "dropping {plan} from your services is the point of your call",
         "you are calling to have {plan} taken off your account",
         "you would like {plan} cancelled",
         "you mean to stop paying for {plan}",
@@ -227,7 +227,7 @@ ADD_DEVICE = Bank(
     wants=(
         "you bought {a_device} and want it registered on your account, with no plan on it yet",
         "you want your new {device} added to your account; it needs no service for now",
-        "registering {a_device} on your account is what you are after, without a plan yet",
+        "registering {a_device} on your account is the plan, without a plan yet",
         "you are calling to get your new {device} onto your account; no service has to go with it",
         "you would like {a_device} added to your devices, leaving it off any plan for now",
         "you have a new {device} and want it on your account, with no service attached",
@@ -378,7 +378,8 @@ REPORT_PROBLEM = Bank(
         "you want help with your {device}, which {issue_words}, and a support ticket if the steps fail",
         "your {device} {issue_words}, and you want the problem followed up with a support ticket",
         "you are calling because your {fault}; after trying the fixes you want a ticket opened",
-        "getting your {device} looked at is what you are after: it {issue_words}, and you want a ticket",
+        "getting your {device} looked at is what you are ringing about: it {issue_words}, and you "
+        "want a ticket",
         "you would like a ticket for your {device}, which {issue_words}, once the usual steps are tried",
         "you need your {device} fixed, since it {issue_words}; you expect a ticket so someone follows up",
         "your {fault}, so you want to go through the fixes and then have a support ticket opened",
@@ -413,7 +414,7 @@ TROUBLESHOOTING_TIPS = Bank(
         "you want troubleshooting steps for your {device}, which {issue_words}",
         "your {device} {issue_words}, and you are after advice on fixing it yourself",
         "you are calling to find out how to fix your {device}: it {issue_words}",
-        "getting some steps to try on your {device} is what you want, since it {issue_words}",
+        "getting some steps to try on your {device} is what you are looking for, since it {issue_words}",
         "you would like to be walked through fixing your {device}, which {issue_words}",
         "you need to know what to do about your {device}; it {issue_words}",
         "your {fault}, and you want the agent's steps for it",

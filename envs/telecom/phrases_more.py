@@ -19,11 +19,11 @@ BILLING_QUESTION = Bank(
     wants=(
         "you do not understand {topic} on your bill and want a billing support ticket opened for it",
         "you want a billing ticket raised so someone explains {topic} on your bill",
-        "getting {topic} on your bill looked into through a billing ticket is what you are after",
+        "getting {topic} on your bill looked into through a billing ticket is the task for today",
         "you are calling to have a billing ticket opened about {topic} on your bill",
         "you would like the billing team to review {topic} on your bill, by way of a support ticket",
         "you have questions about {topic} on your bill and want them followed up in a billing ticket",
-        "a billing ticket about {topic} on your bill is what you need",
+        "a billing ticket about {topic} on your bill is your hope",
         "you want {topic} on your bill checked, with a billing ticket so it is on record",
     ),
     reasons={
@@ -179,7 +179,7 @@ MAKE_PAYMENT = Bank(
     wants=(
         "you want to pay {what} today by {by}",
         "you are calling to make a payment of {what} by {by}, dated today",
-        "paying {what} by {by} today is what you are after",
+        "paying {what} by {by} today is what you are asking for",
         "you would like to pay {what} now, using {by}",
         "you have decided to pay {what} by {by} today",
         "you need a payment of {what} recorded today, by {by}",
@@ -239,7 +239,7 @@ SENIOR_QUOTE = Bank(
     wants=(
         "you are over 65 and want to know what {plan} would cost you with the senior discount",
         "you want the senior price of {plan}, without adding it",
-        "finding out the senior rate for {plan} is what you are after",
+        "finding out the senior rate for {plan} is the thing to sort out",
         "you are calling to get a senior price quote for {plan}",
         "you would like to hear what {plan} costs at the senior rate; you are not buying yet",
         "you want to know what you would pay for {plan} with the discount for customers over 65",
@@ -289,7 +289,7 @@ UNDERAGE_SENIOR_PLAN = Bank(
     wants=(
         "you heard {plan} is cheaper and want it added to your account, though you are not 65 yet",
         "you want {plan} on your account even though you are under 65",
-        "getting {plan} added is what you are after, although you have not reached 65",
+        "getting {plan} added is the main point, although you have not reached 65",
         "you are calling to sign up for {plan}; you are younger than 65",
         "you would like {plan} added to your account, being under 65 yourself",
         "you have set your heart on {plan} despite not being 65 yet",
@@ -339,7 +339,7 @@ UNSUPPORTED_CYCLE = Bank(
     wants=(
         "you want to be billed {cycle} from now on",
         "you would like your billing cycle changed to {cycle}",
-        "getting a {cycle} billing cycle is what you are after",
+        "getting a {cycle} billing cycle is what you called about",
         "you are calling to have your bills sent {cycle}",
         "you have decided a {cycle} billing cycle suits you better",
         "you want your bills to come {cycle}",
@@ -459,7 +459,7 @@ BACKDATED_PAYMENT = Bank(
     wants=(
         "you want to pay off your whole balance by {by}, with the payment dated {day}",
         "you would like your full balance paid by {by} and recorded as of {day}",
-        "paying the balance by {by} with the date {day} on it is what you are after",
+        "paying the balance by {by} with the date {day} on it is what you have in mind",
         "you are calling to clear the balance by {by} and have it dated {day}",
         "you want the whole balance paid by {by}, backdated to {day}",
         "settling the balance by {by}, dated {day}, is the goal",

@@ -19,7 +19,7 @@ REOPEN_TICKET = Bank(
     wants=(
         "you want your closed support ticket {ticket_id} reopened",
         "you are calling to have ticket {ticket_id} set back to open",
-        "getting ticket {ticket_id} reopened is what you are after",
+        "getting ticket {ticket_id} reopened is what you are calling about",
         "you would like support ticket {ticket_id} opened up again",
         "you have decided ticket {ticket_id} should not stay closed and want it reopened",
         "you need ticket {ticket_id} back in the open state",
@@ -69,7 +69,7 @@ RESOLVE_TICKET = Bank(
     wants=(
         "the problem behind your support ticket {ticket_id} is fixed and you want it marked {status}",
         "you want ticket {ticket_id} set to {status}",
-        "marking ticket {ticket_id} as {status} is what you are after",
+        "marking ticket {ticket_id} as {status} is what you came for",
         "you are calling to have support ticket {ticket_id} changed to {status}",
         "you would like ticket {ticket_id} put to {status} now that things work",
         "you have no more need for ticket {ticket_id} and want it {status}",
@@ -119,7 +119,7 @@ ESCALATE_TICKET = Bank(
     wants=(
         "ticket {ticket_id} covers your {device}, which has no service at all; you want its priority raised",
         "you want ticket {ticket_id} moved up the queue because your {device} has no service",
-        "getting ticket {ticket_id} escalated is what you are after, as your {device} has no service at all",
+        "getting ticket {ticket_id} escalated is on your list, as your {device} has no service at all",
         "you are calling to have the priority of ticket {ticket_id} raised; your {device} has no service",
         "you would like ticket {ticket_id} bumped up, since your {device} has no service at all",
         "your {device} has no service and ticket {ticket_id} covers it; you want it given more weight",

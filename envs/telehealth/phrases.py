@@ -25,7 +25,7 @@ MOVE_WANTS = (
     "your goal is to have the {visit} shifted to {new_date} at {new_time}",
     "you have picked {new_date} at {new_time} as the new time for your {visit}",
     "you would like your {visit} to take place on {new_date} at {new_time} instead",
-    "moving your {visit} to {new_date} at {new_time} is what you are after",
+    "moving your {visit} to {new_date} at {new_time} is what you would like",
     "you are hoping to change your {visit} to {new_date} at {new_time}",
     "you want to keep the same doctor but have your {visit} on {new_date} at {new_time}",
 )
@@ -114,7 +114,7 @@ CANCEL_WANTS = (
     "you want your {visit} cancelled",
     "you have decided to call off your {visit}",
     "you need the {visit} taken off the calendar",
-    "cancelling your {visit} is what you are after",
+    "cancelling your {visit} is why you are calling",
     "you would like the {visit} cancelled",
     "you want to free up the slot of your {visit}",
     "you no longer want to keep your {visit}",
@@ -247,7 +247,7 @@ BOOK_WANTS = (
     "you want a {kind} with {doctor} ({specialty}) on {date} at {time}{billing}",
     "you need a {kind} booked with {doctor} ({specialty}) on {date} at {time}{billing}",
     "you would like to schedule a {kind} with {doctor} ({specialty}) for {date} at {time}{billing}",
-    "booking a {kind} with {doctor} ({specialty}) on {date} at {time}{billing} is your aim",
+    "booking a {kind} with {doctor} ({specialty}) on {date} at {time}{billing} is your goal",
     "you have picked {date} at {time} for a {kind} with {doctor} ({specialty}){billing}",
     "you are hoping to see {doctor} ({specialty}) for a {kind} on {date} at {time}{billing}",
     "you want to get a {kind} on the calendar with {doctor} ({specialty}), {date} at {time}{billing}",
@@ -372,7 +372,8 @@ FOLLOW_WANTS = (
     "after your visit on {prior_date}, you want a {kind} with {doctor} on {date} at {time}{billing}",
     "you would like {doctor}, your doctor for the {prior_date} visit, to see you for a {kind} on {date} "
     "at {time}{billing}",
-    "booking a {kind} with {doctor} (your {prior_date} visit) on {date} at {time}{billing} is your aim",
+    "booking a {kind} with {doctor} (your {prior_date} visit) on {date} at {time}{billing} is why "
+    "you are calling",
     "you are after a {kind} with {doctor} on {date} at {time}{billing}, following your {prior_date} visit",
     "you want to see {doctor} again, after your {prior_date} visit, for a {kind} on {date} at {time}"
     "{billing}",

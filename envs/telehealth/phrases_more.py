@@ -21,7 +21,7 @@ NOTE = Bank(
         "you want the note '{note}' added to {your_record}",
         "you need the care team to see '{note}' as a note on {your_record}",
         "you would like '{note}' written on {your_record}",
-        "getting the note '{note}' onto {your_record} is what you are after",
+        "getting the note '{note}' onto {your_record} is your aim",
         "you want {your_record} to carry the note '{note}'",
         "you plan to have '{note}' filed as a note on {your_record}",
         "you are hoping the agent will record '{note}' on {your_record}",
@@ -72,7 +72,7 @@ SUPPLIER_WANTS = (
     "you want the {medication} prescription on your medical record from {record_date} switched to {wanted}",
     "you need your {medication} prescription from {record_date} filled by {wanted} from now on",
     "you would like {wanted} to supply the {medication} on your {record_date} record",
-    "moving your {medication} prescription (record from {record_date}) to {wanted} is your aim",
+    "moving your {medication} prescription (record from {record_date}) to {wanted} is what you need",
     "you are after a supplier change for the {medication} on your {record_date} record: {wanted}",
     "you want {wanted} as the supplier of your {medication} prescription from {record_date}",
     "you have decided the {medication} on your record from {record_date} should come from {wanted}",
@@ -163,7 +163,8 @@ PRICE_MATCH = Bank(
         "{quoted}, the price you were quoted",
         "you need the {medication} on your {record_date} record supplied by {quoted}, as quoted to you",
         "you would like your {medication} prescription from {record_date} moved to {quoted}, your quote",
-        "getting your {medication} prescription from {record_date} switched to {quoted} is your aim; that "
+        "getting your {medication} prescription from {record_date} switched to {quoted} is what you "
+        "need; that "
         "is the price you were quoted",
         "you are after {quoted} for the {medication} on your record from {record_date}, as quoted to you",
         "you want {quoted} for your {medication} prescription from {record_date}, the quote you received",
@@ -213,7 +214,7 @@ LINK = Bank(
         "join",
         "you need the link for your {visit} and a phone number for the doctor as a backup",
         "you would like the joining link of your {visit} plus the doctor's phone number",
-        "getting the link for your {visit} and the doctor's phone number is what you are after",
+        "getting the link for your {visit} and the doctor's phone number is what you want",
         "you are looking for the video link of your {visit} and the doctor's number in case the call fails",
         "you want to know how to join your {visit} and which number to call if the video fails",
         "you hope to get the meeting link for your {visit} and the doctor's phone number",
@@ -279,7 +280,8 @@ INTERACTION = Bank(
         "you would like an interaction check of {new} with your current medicines and the risk window's "
         "length in hours",
         "you want to know whether {new} clashes with your medicines and for how many hours",
-        "checking {new} against your current medicines, and the hours of the risk window, is your aim",
+        "checking {new} against your current medicines, and the hours of the risk window, is what "
+        "you ask for",
         "you are about to start {new} and want the interaction check and the risk window in hours",
         "you hope to learn how {new} fits with your medicines and how long the risk window lasts",
         "your question is how {new} interacts with your current medicines and for how many hours",

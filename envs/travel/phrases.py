@@ -60,7 +60,7 @@ BOOK_HOTEL = Bank(
         "at the {rate} rate, paid with your {pay}",
         "you need a {room} room at {hotel} from {stay} for your {itinerary} itinerary, {rate} rate, on "
         "your {pay}",
-        "booking a {room} room at {hotel} in {city} from {stay} is what you are after, in your "
+        "booking a {room} room at {hotel} in {city} from {stay} is what you ask for, in your "
         "{itinerary} itinerary at the {rate} rate, charged to your {pay}",
         "you would like {hotel} in {city} from {stay}, a {room} room at the {rate} rate, for your "
         "{itinerary} itinerary and paid with your {pay}",
@@ -124,7 +124,7 @@ CAR_WANTS = (
     "with your {pay}; you will drive it yourself",
     "you need {car} from {dates} for your {itinerary} itinerary, {rate} rate, on your {pay}, with you as "
     "the driver",
-    "renting {car} from {dates} is what you are after, in your {itinerary} itinerary at the {rate} "
+    "renting {car} from {dates} is your request, in your {itinerary} itinerary at the {rate} "
     "rate, charged to your {pay}; you are the driver",
     "you would like {car} from {dates} for your {itinerary} itinerary, at the {rate} rate and paid with "
     "your {pay}, and you will be driving",
@@ -134,7 +134,8 @@ CAR_WANTS = (
     "{pay}, and you are the only driver",
     "you want {car} booked from {dates} into your {itinerary} itinerary, {rate} rate, charged to your "
     "{pay}; nobody but you will drive",
-    "getting {car} from {dates} onto your {itinerary} itinerary is what you need, at the {rate} rate with "
+    "getting {car} from {dates} onto your {itinerary} itinerary is what you are hoping for, at the "
+    "{rate} rate with "
     "your {pay}, and you will drive",
 )
 CAR_REASONS = {
@@ -219,7 +220,7 @@ BOOK_PACKAGE = Bank(
         "{itinerary} itinerary and paid with your {pay}",
         "you need the {day} ({date}) departure of {package} for {party}, in your {itinerary} itinerary, on "
         "your {pay}",
-        "booking {package} departing {day} ({date}) for {party} is what you are after, in your "
+        "booking {package} departing {day} ({date}) for {party} is the point of your call, in your "
         "{itinerary} itinerary and charged to your {pay}",
         "you would like the {package} package on {day} ({date}) for {party}, part of your {itinerary} "
         "trip, paid with your {pay}",
@@ -230,7 +231,7 @@ BOOK_PACKAGE = Bank(
         "you want {package} booked for {party} on the {day} ({date}) departure, in your {itinerary} "
         "itinerary and charged to your {pay}",
         "getting the {package} package departing {day} ({date}) for {party} onto your {itinerary} itinerary "
-        "is what you need, with your {pay}",
+        "is the plan, with your {pay}",
     ),
     reasons={
         "solo": (
@@ -295,24 +296,24 @@ DATES_REASONS[""] = DATES_REASONS["later"]
 
 CHANGE_DATES = Bank(
     requests=(
-        "Could you move my {booking} to {span}?",
-        "I need my {booking} changed to {span}.",
-        "Please shift my {booking} to {span}.",
-        "I'd like my {booking} moved to {span}.",
-        "Is it possible to change the dates of my {booking} to {span}?",
+        "Could you move my {booking} so that it runs {span}?",
+        "I need my {booking} changed so that it runs {span}.",
+        "Please shift my {booking} so it runs {span}.",
+        "I'd like my {booking} moved to the dates {span}.",
+        "Is it possible to change the dates of my {booking}? The new ones are {span}.",
         "I'm calling to move my {booking}; the new dates are {span}.",
         "What I want is my {booking} rebooked for {span}.",
-        "Can we change my {booking} to {span}?",
+        "Can we change my {booking} to the dates {span}?",
     ),
     wants=(
-        "you want your {booking} moved to {span}",
+        "you want your {booking} moved so that it runs {span}",
         "you need the dates of your {booking} changed to {span}",
-        "moving your {booking} to {span} is what you are after",
+        "moving your {booking} to the dates {span} is what you are ringing about",
         "you would like your {booking} to run {span} instead",
-        "you are asking for your {booking} to be shifted to {span}",
-        "you have to change your {booking} to {span}",
+        "you are asking for your {booking} to be shifted to the dates {span}",
+        "you have to change your {booking} so it runs {span}",
         "you want the new dates of your {booking} to be {span}",
-        "getting your {booking} onto {span} is what you need",
+        "getting your {booking} onto {span} is what you are looking for",
     ),
     reasons=DATES_REASONS,
     preferences=(
@@ -342,12 +343,12 @@ CHANGE_PACKAGE = Bank(
     wants=(
         "you want your {booking} moved to the package's {day} ({date}) departure",
         "you need your {booking} changed to the {day} ({date}) departure",
-        "moving your {booking} to the {day} ({date}) departure is what you are after",
+        "moving your {booking} to the {day} ({date}) departure is the task for today",
         "you would like your {booking} to leave on {day} ({date}) instead",
         "you are asking for your {booking} to be switched to the {day} ({date}) departure",
         "you have to get your {booking} onto the {day} ({date}) departure",
         "you want the {day} ({date}) departure for your {booking} instead of the booked one",
-        "getting your {booking} onto the {day} ({date}) departure is what you need",
+        "getting your {booking} onto the {day} ({date}) departure is your hope",
     ),
     reasons=DATES_REASONS,
     preferences=(
@@ -378,12 +379,12 @@ CANCEL_REQUESTS = (
 CANCEL_WANTS = (
     "you want your {booking} cancelled",
     "you have decided to call off your {booking}",
-    "cancelling your {booking} is what you need",
+    "cancelling your {booking} is what you are asking for",
     "you mean to have your {booking} cancelled",
     "you need the agent to cancel your {booking}",
     "you are asking for your {booking} to be cancelled",
     "you no longer want your {booking} and want it cancelled",
-    "getting your {booking} cancelled is the point of your call",
+    "getting your {booking} cancelled is the thing to sort out",
 )
 CANCEL_REASONS = {
     "hotel": (

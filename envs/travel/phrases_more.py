@@ -6,7 +6,7 @@ category, `{day}` and `{date}` the incident (or cancellation) day, `{amount}` wh
 claims for a loss during the trip ("240 dollars"). A cancellation claim names no amount: it asks back
 the fee the booking shows, which the agent looks up.
 
-Reason keys: insurance's key is the plan; a trip claim's key is its category and, for baggage and
+Reason keys: insurance's key is the main point; a trip claim's key is its category and, for baggage and
 delays, when in the trip it happened ("baggage_arrival" on the first day, "baggage_during" later,
 "delay_out" on the first day, "delay_home" on the last, "medical" any day of the trip)."""
 
@@ -46,12 +46,12 @@ INSURE_REQUESTS = (
 INSURE_WANTS = (
     "you want {plan} travel insurance added to your {booking}",
     "you need the {plan} insurance plan on your {booking}",
-    "insuring your {booking} with the {plan} plan is what you are after",
+    "insuring your {booking} with the {plan} plan is what you called about",
     "you would like your {booking} covered by {plan} travel insurance",
     "you are asking for {plan} insurance to be put on your {booking}",
     "you have decided to take the {plan} plan for your {booking}",
     "you want your {booking} protected with {plan} travel insurance",
-    "getting {plan} travel insurance on your {booking} is what you need",
+    "getting {plan} travel insurance on your {booking} is what you are after",
 )
 INSURE_REASONS = {
     "basic": (
@@ -119,7 +119,7 @@ CLAIM_WANTS = (
     "an incident on {day} ({date})",
     "you need a {category} claim of {amount} filed on the insurance of your {booking}; it happened on "
     "{day} ({date})",
-    "filing a {category} claim on the insurance of your {booking} for {amount} is what you are after, "
+    "filing a {category} claim on the insurance of your {booking} for {amount} is what you have in mind, "
     "the incident being on {day} ({date})",
     "you would like to claim {amount} on the travel insurance of your {booking}, a {category} claim "
     "for {day} ({date})",
@@ -129,7 +129,7 @@ CLAIM_WANTS = (
     "category, for what happened on {day} ({date})",
     "you want the insurance of your {booking} to take a {category} claim of {amount} for {day} ({date})",
     "getting a {category} claim of {amount} filed on the insurance of your {booking}, for {day} "
-    "({date}), is what you need",
+    "({date}), is what you are calling about",
 )
 CLAIM_REASONS = {
     "baggage_arrival": (
@@ -228,7 +228,7 @@ CLAIM_CANCELLATION = Bank(
         "you need the cancellation fee of your {booking} claimed on its insurance; you cancelled it on "
         "{day} ({date})",
         "claiming back the cancellation fee of your {booking}, cancelled on {day} ({date}), from its "
-        "insurance is what you are after",
+        "insurance is what you came for",
         "you would like a cancellation claim on the insurance on your {booking} for the fee of the "
         "cancellation on {day} ({date})",
         "you are asking for a cancellation claim on the insurance of your {booking}, which you "
@@ -237,7 +237,7 @@ CLAIM_CANCELLATION = Bank(
         "from its insurance",
         "you want the insurance of your {booking} to cover the fee from your cancellation on {day} ({date})",
         "getting a cancellation claim for the fee of your {booking}, cancelled on {day} ({date}), filed "
-        "on its insurance is what you need",
+        "on its insurance is on your list",
     ),
     reasons={
         "": (
@@ -293,7 +293,7 @@ CLAIM_STATUS = Bank(
         "you have a {category} claim on the insurance of your {booking} and want its status and any "
         "amount it pays",
         "getting the status of your {category} claim on the insurance on your {booking}, and any amount "
-        "approved, is what you need",
+        "approved, is what you would like",
     ),
     reasons={
         "": (
@@ -334,12 +334,12 @@ REFUND_CHECK = Bank(
     wants=(
         "you cancelled your {booking} and want to know how much was refunded",
         "you need the refund amount of your cancelled {booking}",
-        "finding out what was refunded for your cancelled {booking} is what you are after",
+        "finding out what was refunded for your cancelled {booking} is why you are calling",
         "you would like to hear how much came back for your {booking}, which you cancelled",
         "you are asking how much the refund was on your cancelled {booking}",
         "you want to check the refund of your {booking}, cancelled earlier",
         "you have cancelled your {booking} and want the refunded amount",
-        "getting the refund amount of your cancelled {booking} is what you need",
+        "getting the refund amount of your cancelled {booking} is your goal",
     ),
     reasons={
         "": (
