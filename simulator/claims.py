@@ -34,6 +34,15 @@ MODALS = wordset(
     "will would can could shall should to going let if once when whether might may must until before "
     "after soon able want wish like"
 )
+UNDERWAY = (
+    "has started",
+    "have started",
+    "has begun",
+    "is being processed",
+    "are being processed",
+    "is processing",
+)
+"""A change said to be under way: a report in words the user cannot be sure of (`Claim.WEAK`)."""
 STATE_PHRASES = (
     "all set",
     "all done",
@@ -72,16 +81,11 @@ STATE_PHRASES = (
     "en route",
     "headed your way",
     "heading your way",
-    "has started",
-    "have started",
-    "has begun",
-    "is being processed",
-    "are being processed",
-    "is processing",
     "was a success",
     "were a success",
     "is a success",
     "been a success",
+    *UNDERWAY,
 )
 SUBJECTS = frozenset({"i", "we"})
 FILLERS = wordset(
@@ -326,15 +330,6 @@ THROUGH = ("went through", "gone through")
 REVIEWED = frozenset(
     {"everything", "all", "your", "the", "it", "them", "my", "our", "this", "that", "each", "every"}
 )
-UNDERWAY = (
-    "has started",
-    "have started",
-    "has begun",
-    "is being processed",
-    "are being processed",
-    "is processing",
-)
-"""A change said to be under way: a report in words the user cannot be sure of (`Claim.WEAK`)."""
 HISTORY_STATES = ("complete", "completed", "done")
 """States that, after a plain "was", may tell a record's history ("was completed in May"): weak."""
 SEARCH_RESULTS = frozenset(
