@@ -23,7 +23,7 @@ from typing import Any
 
 from taue.contracts.tasks import Goal
 from taue.contracts.text import contains, tokens
-from taue.simulator.lexicon import is_verb, meaning, wordset
+from taue.simulator.lexicon import is_verb, is_verb_form, meaning, wordset
 from taue.simulator.markup import Block, blocks_of
 
 PICK = re.compile(
@@ -89,13 +89,20 @@ def questionnaire_items(message: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+_IN_LIST = r"!(?=,|\s+(?:or|and)\s)|(?<=\b(?:Dr|Mr|Ms|St))\."
+"""What ends no list: a title's "!" ("Shazam!, or …"), the full stop of "Dr."."""
+_LIST = rf"(?:[^?.!;:]|{_IN_LIST})+"
+"""A list's text, up to the sentence's end or a colon."""
 _INLINE_LEAD = re.compile(
-    r"\b(?:about|like|prefer|choose|pick|say|including|found|between|either|need of|after|looking for|"
-    r"want|among|such as|maybe|options are|choices are|offer|think of|there is|there are|there's|i see|"
-    r"interested in)"
-    r"\s+(?P<list>[^?.!;:]+)",
+    r"\b(?=(?P<lead>(?:about|like|prefer|choose|pick|say|including|found|between|either|need of|after|"
+    r"looking for|want|among|such as|maybe|options are|choices are|offer|think of|there is|there are|there's|"
+    r"i see|interested in|suggest|recommend|consider(?: \w+ing)?|how (?:does|do|would)|use|for example|"
+    r"for instance|(?:i|we) (?:have|got)|i've got|(?:recommendations|suggestions) are|enjoy|titled|called|"
+    r"(?:more )?into|related to|wanting)"
+    rf"[\s,]+(?P<list>{_LIST})))",
     re.IGNORECASE,
 )
+"""A word that leads into a list, and the list (a lookahead: one lead's list may hold another lead)."""
 _OPTIONS_ANNOUNCED = re.compile(r"\b(?:options?|choices?|available|found|following|these)\b", re.IGNORECASE)
 """Words before a colon that announce the options after it ("2 options: A and B")."""
 _COLON = re.compile(r"(?<!\d):(?!\d)")
@@ -115,61 +122,139 @@ def inline_options(sentence: str) -> tuple[Option, ...]:
         details.append(found.group(0))
         return f" \x00{len(details) - 1} "
 
-    sentence = _PARENTHESES.sub(_park, sentence)
+    sentence = _THOUSANDS.sub("", _PARENTHESES.sub(_park, sentence))  # "$3,250" is one value
+    sentence = _TRAILING.sub("", _EXAMPLES_END.sub(_as_or, sentence))
+    for found in _list_leads(sentence):
+        if options := _options_after(found, sentence, details):
+            return options
+    return ()
+
+
+def _as_or(end: re.Match[str]) -> str:
+    if end.group(0) != ",":
+        return " or something else"
+    return "," if re.search(r"\b(?:i|we|you)\b", end.string, re.IGNORECASE) else ", or"
+
+
+_LIST_FIRST = re.compile(rf"(?P<lead>)(?P<list>[^?.!;:,]+,{_LIST}?)\s+are\b")
+"""A list before "are" ("Dogman, Hackers and High Life are three of the ten found")."""
+
+
+def _list_leads(sentence: str) -> list[re.Match[str] | None]:
+    """Where the list may start: after a colon that opens one, else after a lead word (the nearest to
+    the list first: "looking for any event such as music or sports"), else at the sentence's start."""
     after_colon = sentence.rsplit(":", 1)[-1]
     if ":" in sentence and _ITEM_BREAK.search(after_colon):
-        found = re.match(r"\s*(?P<list>[^?.!;]+)", after_colon)  # "I found three flights: A, B and C."
-    else:
-        found = _INLINE_LEAD.search(sentence)
+        return [
+            re.match(rf"(?P<lead>)\s*(?P<list>(?:[^?.!;]|{_IN_LIST})+)", after_colon)
+        ]  # "I found three flights: A, B and C."
+    leads: list[re.Match[str] | None] = list(reversed(list(_INLINE_LEAD.finditer(sentence))))
+    return leads or [None if sentence.rstrip().endswith("?") else _LIST_FIRST.match(sentence)]
+
+
+def _options_after(found: re.Match[str] | None, sentence: str, details: list[str]) -> tuple[Option, ...]:
     text = found.group("list") if found else sentence.rstrip("?.! ")
-    records = text.count("\x00") >= 2  # "A (…) and B (…)": records with their details
-    singular = found and re.match(r"there(?: is|'s)\b", found.group(0), re.IGNORECASE) and text.count(",") < 2
-    colon = list(_COLON.finditer(sentence))
-    announced = colon and _OPTIONS_ANNOUNCED.search(sentence[: colon[-1].start()])
-    two_named = records or announced  # "A (…) and B (…)", "2 options: A and B"
-    and_list = found and not singular and re.search(r",.*\band\b" if not two_named else r"\band\b", text)
-    if not re.search(r"\bor\b", text) and not and_list:
+    if _ONE.match(text):
         return ()
+    text = _NEXT_QUESTION.sub("", text)  # "Music, sports, or something else and in what city …?"
     items = [i.strip(" ,") for i in _ITEM_BREAK.split(text) if i.strip(" ,")]
-    items = [i for i in items if not re.match(r"(?:something|anything|whatever|some other|other)\b", i)]
+    items = [i for i in items if not _OPEN_ENDED.match(i)]
+    if not _joined(found, sentence, text, items):
+        return ()
     if any(re.fullmatch(r"not|no|none|neither", i, re.IGNORECASE) for i in items):
         return ()  # "… travel insurance or not?" asks yes or no
     if any(re.search(r"\byou\b", i, re.IGNORECASE) for i in items[1:]):
         return ()  # "what area or specialty are you looking for?": two words for one thing asked
-    if not found and items:
+    if len(items) >= 3 and re.fullmatch(r"to \w+", items[0], re.IGNORECASE):
+        items = items[1:]  # "What'd you like to do, music, sports, or …?"
+    if items and (gerund := _GERUND.match(items[0])) and is_verb_form(gerund.group(1)):
+        items[0] = items[0][gerund.end() :]  # "How about watching Arrival, Dune or …?"
+    if items and (not found or _TO_VERB.match(items[0])):
         items[0] = _FIRST_OPTION_LEAD.sub("", items[0])  # "Should I look at your checking or savings?"
     short = [_PARKED.sub(" ", i).strip() for i in items]
+    if short:
+        short[0] = _without_category(short[0], short[1:])
     if len(items) < 2 or any(
         not s or len(s.split()) > _INLINE_ITEM_WORDS or _acts(s) or _describes(s) for s in short
     ):
         return ()  # "cancel it or change it?" offers two actions: a proposal, read as one
-    short[0] = _without_category(short[0], short[1:])
     full = [_PARKED.sub(lambda m: f" {details[int(m.group(1))]} ", i).strip() for i in items]
     return tuple(Option(_label(s), f, INLINE) for s, f in zip(short, full, strict=True))
 
 
+def _joined(found: re.Match[str] | None, sentence: str, text: str, items: list[str]) -> bool:
+    """The items are options: joined by "or", or a list ending in "and" after a lead word (two named
+    with their details, announced by a colon, or titles: "I found Body Double and Citizen Kane")."""
+    if re.search(r"\bor\b", text):
+        return True
+    if not found:
+        return False
+    lead = found.group("lead") or ""
+    colon = list(_COLON.finditer(sentence))
+    announced = bool(colon and _OPTIONS_ANNOUNCED.search(sentence[: colon[-1].start()]))
+    if announced and text.count(",") >= 2:
+        return True  # "I got these: A, B, C"
+    if re.match(r"there(?: is|'s)\b", lead, re.IGNORECASE) and text.count(",") < 2:
+        return False  # "There's a bus at 8 and a seat left": one thing described
+    titles = len(items) == 2 and all(i[:1].isupper() for i in items) and _FOUND_LEAD.match(lead.lower())
+    two_named = (
+        text.count("\x00") >= 2 or announced or bool(titles)
+    )  # "A (…) and B (…)", "2 options: A and B"
+    return bool(re.search(r",.*\band\b" if not two_named else r"\band\b", text))
+
+
+_FOUND_LEAD = re.compile(r"(?:found|have|got|there are|i see|suggest|recommend|consider)\b")
+_OPEN_ENDED = re.compile(
+    r"(?:something|anything|whatever|some other|other|any ?other|(?:maybe )?(?:a )?different)\b",
+    re.IGNORECASE,
+)
+"""An item that leaves the list open ("… or something else"): no option."""
 _FIRST_OPTION_LEAD = re.compile(
     r"^.*\b(?:at|on|in|for|to|the|a|an|your|my|of|about|like|between|with|from|is|are|be|want|prefer|"
     r"need)\s+(?=\S)",
     re.IGNORECASE,
 )
 """The question before the first option of a list with no lead word ("Is a Psychologist or …")."""
+_GERUND = re.compile(r"(\w+ing) (?:either )?(?=[A-Z])")
+"""A verb before a list of titles ("watching Arrival, Dune or Heat"): no part of the first option."""
+_TO_VERB = re.compile(r"to \w+ .*\b(?:a|an|the|your|on|in|at|for)\s+\S", re.IGNORECASE)
+"""A first item that is the verb's phrase before the option ("want to depart on March 6th or …",
+"like to find a counselor or …"): the option is its last words."""
+_EXAMPLES_END = re.compile(
+    r"(?:,\s*|\s+)(?:etc\.?|and so on|for example|for instance)\s*[.?!]?$"
+    r"|,(?=\s*(?:something|anything) else\b)",
+    re.IGNORECASE,
+)
+"""Words closing a list of examples ("Music, sports, etc.", "Music, sports, something else?"): the
+list offers them, as "or" would."""
+_TRAILING = re.compile(r"\s+(?:for you|sound|sounds)(?=\s*[?.!]?$)", re.IGNORECASE)
+"""Words after the last option that are no part of it ("… or High Life sound?")."""
 _PARENTHESES = re.compile(r"\([^()]*\)")
+_NEXT_QUESTION = re.compile(
+    r",?\s+(?:and|or)\s+(?:(?:in |at |for |on )?(?:what|which|where|when|how)\b"
+    r"|(?:would|do|did|should|can|could|shall|will) (?:you|i)\b).*$",
+    re.IGNORECASE,
+)
+"""A question after the list ("… and in what city?", "…, or would you like something else?")."""
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_ONE = re.compile(r"(?:1|one|a single|only one)\s+\w+,", re.IGNORECASE)
+"""A list that opens by counting one ("1 suggestion, the movie …"): one option, described."""
 _PARKED = re.compile(r"\s*\x00(\d+)\s*")
 
 
 def _without_category(first: str, others: list[str]) -> str:
     """ "orders LO-500069, LO-500072 …": the first item's lead noun names the kind of all of them, not
     the option (the others open with no such noun)."""
-    lead, _, rest = first.partition(" ")
+    article = re.match(r"the ", first)
+    lead, _, rest = first[article.end() if article else 0 :].partition(" ")
     if rest and lead.islower() and lead.endswith("s") and not any(o.split()[0].islower() for o in others):
-        return rest
+        return rest  # "the movies A, B and C"
     return first
 
 
 CLAUSE_OPENINGS = wordset(
     "is are was has have had costs cost leaves leave departs arrives takes will would "
-    "it its it's they which that"
+    "it its it's they which that i we you with"
 )
 """Words that open a clause about one option ("…, costs $31, and has 0 stops"), not another option."""
 
@@ -184,10 +269,18 @@ def _acts(item: str) -> bool:
     return first == "to" or (verb and meaning(first).startswith("class:"))
 
 
+EXAMPLES_GIVEN = re.compile(
+    r"^(?:you can |you could |just )?say\b|\bsuch as\b|\bfor (?:example|instance)\b"
+    r"|\b(?:something|anything|things|events?|categories) like\b|\b(?:recommend|suggest)\b"
+    r"|\bare (?:\w+ )?options\b",
+    re.IGNORECASE,
+)
+"""A statement giving examples of what the customer may answer ("You can say music or sports")."""
 FOUND_OPTIONS = re.compile(
     r"\b(?:i|we)(?:'ve| have)? (?:also )?(?:found|have|got|see)\b|\bthere (?:are|is)\b|\bincluding\b"
     r"|\bchoices\b|\boptions\b|^(?:how|what) about\b|\bmay i suggest\b"
-    r"|\b(?:shows|lists)\b|\byou (?:have|hold)\b"
+    r"|\b(?:shows|lists)\b|\byou (?:have|hold)\b|\b(?:consider|recommend|suggest)|\bthere's\b|\bfollowing\b"
+    r"|\bchoose\b|\bavailable\b|\bfor (?:example|instance)\b|\bthese\b|\btitled\b"
 )
 
 
@@ -195,9 +288,45 @@ def stated_options(statements: list[str]) -> tuple[Option, ...]:
     """ "I found Dogman, Hackers and High Life.": options laid out with nothing asked are there to
     pick from (the first statement that lays some out)."""
     for statement in statements:
-        if FOUND_OPTIONS.search(statement.lower()) and (options := inline_options(statement)):
+        listed = FOUND_OPTIONS.search(statement.lower()) or _BARE_LIST.fullmatch(statement)
+        listed = listed or EXAMPLES_GIVEN.search(statement)
+        if listed and (options := inline_options(statement)):
             return options
     return ()
+
+
+_BARE_LIST = re.compile(r"\s*(?!more or less)[a-z'-]+(?:,? (?:or )?[a-z'-]+){1,3}[.!]?\s*", re.IGNORECASE)
+"""A message that is nothing but a few options ("checking or savings")."""
+_FRAGMENT = re.compile(
+    r"(?:(?:maybe|or|perhaps) )?(?:(?:an?|the) )?(?P<option>[\w'&-]+(?: [\w'&-]+){0,2})\?", re.IGNORECASE
+)
+_NOT_OPTIONS = wordset(
+    "anything something else what which who where when how why is are do does did can could will would "
+    "shall should may i you we it that this yes no ok okay really sure right who's whose "
+    "on to for in from at by"
+)
+
+
+_ELSE_QUESTION = re.compile(r"(?:or )?(?:anything|something) else\?", re.IGNORECASE)
+
+
+def fragment_options(sentences: list[str]) -> tuple[tuple[Option, ...], frozenset[str]]:
+    """Options asked one by one ("Sports? Music? Anything else?", "A psychologist? Maybe a family
+    counselor?"): at least two questions in a row that are a noun of one to three words each; with
+    the sentences that ask them ("Anything else?" closing the run included)."""
+    run: list[tuple[str, str]] = []
+    for sentence in [*sentences, ""]:
+        found = _FRAGMENT.fullmatch(sentence.strip())
+        if found and not set(wordset(found.group("option").lower())) & _NOT_OPTIONS:
+            run.append((sentence, found.group("option")))
+            continue
+        if len(run) >= 2:
+            closing = {sentence} if _ELSE_QUESTION.fullmatch(sentence.strip()) else set()
+            return tuple(Option(_label(o), o, INLINE) for _, o in run), frozenset(
+                {s for s, _ in run} | closing
+            )
+        run = []
+    return (), frozenset()
 
 
 def asks_to_pick(question: str) -> bool:

@@ -150,6 +150,11 @@ def is_verb(word: str) -> bool:
     return any(w in lemminflect.getAllLemmas(w).get("VERB", ()) for w in (word, base))
 
 
+def is_verb_form(word: str) -> bool:
+    """The word is some form of a verb ("watching", "booked")."""
+    return bool(lemminflect.getAllLemmas(word.lower()).get("VERB"))
+
+
 @lru_cache(maxsize=65536)
 def meaning(word: str) -> str:
     """A word's meaning key: its verb class when it has one, else its lemma."""

@@ -26,9 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from taue.simulator.choices import (
+    EXAMPLES_GIVEN,
     INLINE,
     Option,
     asks_to_pick,
+    fragment_options,
     inline_options,
     offered_options,
     questionnaire_items,
@@ -72,6 +74,7 @@ from taue.simulator.phrases import (
     HANDOVER_PHRASES,
     HELP_MORE,
     HELP_OFFER,
+    HOW_ABOUT,
     IDENTITY_PHRASES,
     INFO_PHRASES,
     INFO_REQUESTS,
@@ -176,7 +179,11 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
     asked = False  # the sentence before asked for facts
     options = offered_options(message)
     questionnaire = questionnaire_items(message)
+    fragments, asked_one_by_one = _fragment_choice(sentences(message), book)
     for sentence in sentences(message):
+        if sentence in asked_one_by_one:
+            reading.questions.append(sentence)
+            continue
         if not is_question(sentence):
             if asked and OR_INSTEAD.match(normalise(sentence)):
                 _alternatives(
@@ -207,13 +214,38 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
         before = len(reading.asked_by_question)
         listed = any(sentence in item for item in questionnaire)
         _read_question(question, book, reading, laid_out, listed)
+        if not reading.asks_confirmation:  # the values of a proposal are no options
+            reading.options = reading.options or laid_out  # "Anything in particular, like music or sports?"
         previous, asked = "", len(reading.asked_by_question) > before
     reading.facts_asked = list(dict.fromkeys(n for names in reading.asked_by_question for n in names))
+    _settle_options(reading, fragments)
+    return reading
+
+
+def _settle_options(reading: Reading, fragments: tuple[Option, ...]) -> None:
+    """Options asked one by one offer a choice; with no question, options stated are there to pick
+    from; after a request, or as examples ("You can say music or sports"), they are what it asks."""
+    if fragments:
+        reading.offers_choice, reading.options = True, reading.options or fragments
     if not reading.questions:
         _stated_options(reading)
-    elif reading.requested and not reading.options:
+    elif (reading.requested or any(map(EXAMPLES_GIVEN.search, reading.statements))) and not reading.options:
         reading.options = next(filter(None, map(inline_options, reading.statements)), ())
-    return reading
+
+
+def _fragment_choice(said: list[str], book: FactBook) -> tuple[tuple[Option, ...], frozenset[str]]:
+    """Options asked one by one ("Sports? Music?"), unless they name the customer's facts ("Name?
+    Email?": requests)."""
+    options, asked = fragment_options(said)
+    parts = [part for name in book.names for part in name.split("_")]
+    if any(
+        same_word(word, part)
+        for option in options
+        for word in WORD.findall(option.label.lower())
+        for part in parts
+    ):
+        return (), frozenset()
+    return options, asked
 
 
 def _inline_pick(options: tuple[Option, ...], book: FactBook) -> tuple[str, str] | None:
@@ -446,6 +478,8 @@ class _Question:
     def also_confirms(self) -> bool:
         """It asks to go ahead with a change too ("… and confirm the exchange"): a proposal first. In
         "Which one would you like to modify?" the change is what happens to the one picked."""
+        if self.options and self.options[0].group == INLINE and HOW_ABOUT.match(self.text):
+            return False  # "How about watching Dogman, Hackers or High Life?": which to watch
         return proposes_change(self.text) or (
             has(self.text, WISH_PHRASES)
             and changes_anything(self.text)
