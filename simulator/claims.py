@@ -35,6 +35,21 @@ MODALS = wordset(
     "after soon able want wish like"
 )
 UNDERWAY = (
+    "song is playing",
+    "music is playing",
+    "track is playing",
+    "started playing",
+    "playing for you",
+    "starting now",
+    "enjoy the song",
+    "enjoy your song",
+    "enjoy the music",
+    "enjoy your music",
+    "enjoy the track",
+    "enjoy listening",
+    "enjoy your time listening",
+    "time listening",
+    "blast listening",
     "has started",
     "have started",
     "has begun",
@@ -217,14 +232,28 @@ def _state_passive(words: list[str]) -> Claim:
         participle = words[index + 1]
         if (
             word in ("is", "are")
-            and (meaning(participle).startswith("class:") or _ends_made(words, index))
+            and (
+                meaning(participle).startswith("class:")
+                or _ends_made(words, index)
+                or participle in SET_GOING
+            )
             and is_past_form(participle)
             and _free(words, index)
-            and (_owned(words[:index]) or (index + 2 == len(words) and _plain_subject(words[:index])))
+            and (_owned(words[:index]) or (_state_ends(words, index + 2) and _plain_subject(words[:index])))
             and words[index + 2 : index + 3] != ["to"]  # "it is set to be paid with Visa"
         ):
             return Claim.WEAK  # "The visit is scheduled." ends on its state: a report
     return Claim.NONE
+
+
+SET_GOING = wordset("started initiated planned arranged rented")
+"""States of a change set going ("Your transfer is started."), whatever their verb's class."""
+AFTER_STATE = wordset("now for you today already")
+"""Words that may follow a state and its clause still ends on it ("The transfer is scheduled for now.")."""
+
+
+def _state_ends(words: list[str], end: int) -> bool:
+    return all(word in AFTER_STATE for word in words[end:])
 
 
 def _plain_subject(subject: list[str]) -> bool:
@@ -340,12 +369,21 @@ SEARCH_RESULTS = frozenset(
 def _found(words: list[str], verb: str) -> bool:
     """ "I've got 3 flights for you", "I discovered 10 hotels": what a search found, not a change ("I've
     gotten you the seats" is one)."""
-    if lemma(verb) == "discover" or _came_up_with(words, verb):
+    if lemma(verb) == "discover" or _came_up_with(words, verb) or _picked_out(words, verb):
         return True
     if lemma(verb) != "get" or verb not in words:
         return False
     after = words[words.index(verb) + 1 : words.index(verb) + 2]
     return bool(after) and (after[0].isdigit() or after[0] in SEARCH_RESULTS)
+
+
+SHORTLISTS = frozenset({"selection", "shortlist", "list", "suggestion", "suggestions", "choice", "picks"})
+
+
+def _picked_out(words: list[str], verb: str) -> bool:
+    """ "I made a selection for you": search results narrowed, nothing changed."""
+    at = words.index(verb) if verb in words else -1
+    return lemma(verb) == "make" and any(w in SHORTLISTS for w in words[at + 1 : at + 4])
 
 
 def _came_up_with(words: list[str], verb: str) -> bool:
@@ -358,7 +396,11 @@ NOT_REPORTS = re.compile(r"(if|unless|reason|the reason|because)\b")
 QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 """Quoted options ('"airline cancelled flight"') are not the agent's words."""
 _ID = re.compile(r"^(?=.*\d)[a-z0-9_#\-]{4,}$")
-_CLAUSE = re.compile(r"[;:,()\[\]—–]|\s-\s")
+_CLAUSE = re.compile(
+    r"[;:,()\[\]—–]|\s-\s|\sand\s(?=(?:i|you|we|it|they|your|the|my|our|this|that)\s)", re.IGNORECASE
+)
+"""Where a clause ends: punctuation, or "and" before a new subject ("Tickets are reserved and I hope
+you enjoy it", "No, they don't, and your reservation is confirmed")."""
 
 
 def claim(sentence: str) -> Claim:
@@ -390,6 +432,8 @@ def _clause_claim(clause: str) -> Claim:
     booked = _booking_claim(" ".join(words))
     if booked or _finds_out(words):
         return booked  # "I have successfully authenticated you": finding out, however it went
+    if _ride_coming(words):
+        return Claim.WEAK
     return max(_phrase_claim(words), _passive_claim(words), _subject_claim(words), _telegraphic_claim(words))
 
 
@@ -399,6 +443,8 @@ BOOKED = re.compile(
     r"|\byou(?: have|'ve)? got (?:your |the |a |\d+ |all )?"
     r"(?:seat|ticket|table|car|room|ride|reservation)s?\b"
     r"|\b(?:the |your )?(?:seat|ticket|table|car|room)s? (?:is|are) yours\b"
+    r"|^(?:so |now |and )?you (?:have|got) (?:a |your |the |\d+ |\w+ )?(?:tickets|car|seats|table|rental)$"
+    r"|^confirmed$"
     r"|^(?:your |the )?(?:reservation|booking|appointment|purchase|order|transfer|payment|rental)s? "
     r"(?:made|done)\b"
     r"|\b(?:i|we) (?:was|were) able to (?:\w+ )?(?:book|reserve|schedule|confirm|make|complete|process|"
@@ -412,11 +458,26 @@ CONFIRMED_BOOKING = re.compile(
     r"(?:successfully |now )?confirmed\b"
     r"|^(?:your )?(?:reservation|booking|appointment|purchase|order|transfer|payment|ticket|tickets|ride|room"
     r"|table|visit)s? (?:is |are )?confirmed\b"
-    r"|\b(?:i|we) (?:have |'ve )?(?:successfully )?confirmed (?:your |the )?(?:\w+ )?"
+    r"|\b(?:i|we) (?:have |'ve )?(?:(?:gone|went) ahead and )?(?:successfully )?confirmed "
+    r"(?:your |the |that |this )?(?:\w+ )?"
     r"(?:reservation|booking|appointment|ticket|tickets|purchase|order|transfer|payment|ride|table|visit|rental)s?\b"
 )
 """'Your ticket was confirmed.', 'I have confirmed the reservation.': confirming a booking makes it (a
 record's identity being confirmed is finding out)."""
+
+
+RIDE_COMING = re.compile(
+    r"\b(?:cab|taxi|ride|driver)\b(?: \w+){0,4} (?:is coming|will arrive|will be (?:here|there)"
+    r"|should be here|will pick you up|is arriving)\b"
+)
+"""'Your cab will arrive shortly.': a ride on its way was booked (a report in weak words)."""
+
+
+def _ride_coming(words: list[str]) -> bool:
+    text = " ".join(words)
+    found = RIDE_COMING.search(text)
+    at = len(text[: found.start()].split()) if found else 0
+    return bool(found) and _free(words, at) and not any(w in SUBORDINATORS for w in words)
 
 
 def _booking_claim(text: str) -> Claim:

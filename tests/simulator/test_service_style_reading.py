@@ -59,6 +59,11 @@ def test_a_failure_beside_an_attribute_in_one_sentence_is_still_a_failure() -> N
         "That train is full, I'm sorry.",
         "There are no tables available at 8 pm.",
         "Looks like there's nothing available that evening.",
+        "Booking that table was not possible.",
+        "Sorry, this reservation is not confirmed.",
+        "Sorry, they are all booked.",
+        "Sorry, there weren't any tickets left for that show.",
+        "Sorry. No can do.",
     ],
 )
 def test_a_failure_said_as_a_state_is_a_failure(message: str) -> None:
@@ -70,6 +75,8 @@ def test_a_failure_said_as_a_state_is_a_failure(message: str) -> None:
     [
         "The car is full-size and seats five.",
         "I couldn't find a booking under that name, could you spell it?",
+        "There are no outside tables there.",
+        "The 9 am bus is $40. If that doesn't work, I have 4 others.",
     ],
 )
 def test_a_description_or_a_lookup_that_found_nothing_is_no_failure(message: str) -> None:
@@ -309,3 +316,41 @@ def test_asking_whether_to_get_anything_else_is_an_open_offer() -> None:
     reading = read_message("Can I get anything else for you?", HOTEL)
     assert not reading.asks_confirmation
     assert reading.offers_help
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Tickets are reserved and I hope you like the show.",
+        "No, they do not, and your booking is now confirmed!",
+        "Your transfer is started.",
+        "The payment is scheduled for now.",
+        "The song is playing.",
+        "It is playing for you now.",
+        "Enjoy the music!",
+        "Your taxi will arrive in 5 minutes.",
+        "You have your seats.",
+        "Confirmed.",
+        "The film is rented.",
+        "I have gone ahead and confirmed that booking for you.",
+        "Your ride was booked and it costs $9.",
+    ],
+)
+def test_more_reports_in_plain_service_words(sentence: str) -> None:
+    assert claim(sentence) > Claim.NONE
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Enjoy your stay!",
+        "Bill Evans is playing at the Blue Note on May 4th.",
+        "You booked this trip in May.",
+        "You have 3 reservations.",
+        "The taxi stand is near the exit and a driver will arrive if you call.",
+        "I could not book it, so no cab is coming.",
+        "You have 10 films to choose from, but I made a shortlist: Heat and Ronin.",
+    ],
+)
+def test_farewells_listings_history_and_conditions_report_nothing(sentence: str) -> None:
+    assert claim(sentence) == Claim.NONE
