@@ -151,8 +151,14 @@ def reads_back(sentence: str) -> bool:
     """ "You want a table for 2 at 7 pm.": an action's details read back for the user to check (a
     report of the change, "Booking confirmed for 2", is no check)."""
     lowered = " ".join(sentence.lower().replace("’", "'").split())
-    detailed = VALUE.search(lowered) or AGENT_ACTION.search(lowered)
+    named = WISH_READBACK.match(lowered) and PROPER_NAME.search(sentence)
+    detailed = VALUE.search(lowered) or AGENT_ACTION.search(lowered) or named
     return bool(READBACK.match(lowered) and detailed) and not claim(sentence)
+
+
+WISH_READBACK = re.compile(r"^(?:\w+[,.!]?\s+){0,3}?you(?:'d| would) like to \w+ ")
+PROPER_NAME = re.compile(r"(?<=\s)(?!I\b)[A-Z][a-z]+")
+"""'You would like to rent The Last Dragon.': the wish read back names what it is about."""
 
 
 AGENT_ACTION = re.compile(r"\byou (?:want|need|would like|'d like) me to\b")

@@ -46,6 +46,7 @@ from taue.simulator.facts import (
     known_option,
     same_word,
 )
+from taue.simulator.lexicon import is_verb, wordset
 from taue.simulator.markup import sentences
 from taue.simulator.offers import (
     bare_offer,
@@ -213,7 +214,7 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
             question = f"{previous} {question}"  # "… your name and zip code. Could you provide those?"
         before = len(reading.asked_by_question)
         listed = any(sentence in item for item in questionnaire)
-        _read_question(question, book, reading, laid_out, listed)
+        _read_question(question, book, reading, laid_out, listed, sentence)
         if not reading.asks_confirmation:  # the values of a proposal are no options
             reading.options = reading.options or laid_out  # "Anything in particular, like music or sports?"
         previous, asked = "", len(reading.asked_by_question) > before
@@ -381,13 +382,19 @@ def _requests(question: str) -> bool:
 
 
 def _read_question(
-    question: str, book: FactBook, reading: Reading, options: tuple[Option, ...] = (), listed: bool = False
+    question: str,
+    book: FactBook,
+    reading: Reading,
+    options: tuple[Option, ...] = (),
+    listed: bool = False,
+    written: str = "",
 ) -> None:
+    """How one question reads (`question` normalised; `written`, the sentence as the agent wrote it)."""
     lead = LEADING_CLAUSE.match(question)
     if lead and has(lead.group(0), REQUEST_PHRASES) and not is_question(question[lead.end() :]):
         confirms(question, reading)  # "Once you confirm, I'll start the return and email you …"
         return
-    if not question.rstrip().endswith("?") and reads_back(question):
+    if not question.rstrip().endswith("?") and reads_back(written or question):
         confirms(question, reading)  # "You want to add 2 bags under your name.": details to check, no request
         return
     if OPTION_OFFER.match(question) and not options:
@@ -400,7 +407,7 @@ def _read_question(
     )
     picked = choice(question, book) or (_inline_pick(options, book) if " or " in question else None)
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
-    asked = _Question(question, book, reading, named, picked, stated, options, listed)
+    asked = _Question(question, book, reading, named, picked, stated, options, listed, written)
     for applies, act in _QUESTION_RULES:
         if applies(asked):
             act(asked)
@@ -426,6 +433,8 @@ class _Question:
     listed: bool = False
     """It is one item of a numbered or bulleted list of questions (a questionnaire): it asks for
     information, never to approve a change."""
+    written: str = ""
+    """The sentence as the agent wrote it (its capitals mark names)."""
 
     def proposes(self) -> bool:
         if self.listed:
@@ -495,6 +504,19 @@ class _Question:
             and not self.stated
             and _requests(DETAILS.sub(" ", self.text))
             and not _asks_which_of_unknown(self.text, self.named, self.book)
+            and not (
+                CONFIRM_LEAD.match(self.text) and VALUE.search(self.text)
+            )  # "Please confirm your ride for 2 …"
+        )
+
+    def values_only(self) -> bool:
+        """ "4 to Fresno on March 11th at 2 pm?": a booking's values and nothing else (no verb, no
+        wh-word) put to the user to check."""
+        words = [w.lower() for w in re.findall(r"[\w']+", self.written or self.text) if not w[:1].isupper()]
+        return (
+            len(ONE_VALUE.findall(self.text)) >= 2
+            and not wh_led(self.text)
+            and not any(w not in MONTHS and (w in AUXILIARIES or is_verb(w)) for w in words)
         )
 
     def asks_yes_no_fact(self) -> bool:
@@ -586,6 +608,7 @@ def _check_value(q: _Question) -> None:
         _ask_named(q)
 
 
+MONTHS = wordset("january february march april may june july august september october november december")
 ONE_VALUE = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d+(?:st|nd|rd|th)?\b"
     r"|\b(?:today|tomorrow)\b|\$?\d[\d,.:]*(?: ?[ap]m)?"
@@ -631,6 +654,7 @@ _QUESTION_RULES: tuple[tuple[Callable[[_Question], bool], Callable[[_Question], 
     (_Question.requests_named, _request_named),
     (_Question.proposes, _confirm),
     (lambda q: bool(q.stated), _verify),
+    (_Question.values_only, _confirm),
     (lambda q: has(q.text, OPEN_OFFERS) and not q.named, _open_offer),
     (lambda q: not q.listed and opens_with_proposal(q.text), _confirm),
     (_Question.names_asked, _ask_named),

@@ -354,3 +354,24 @@ def test_more_reports_in_plain_service_words(sentence: str) -> None:
 )
 def test_farewells_listings_history_and_conditions_report_nothing(sentence: str) -> None:
     assert claim(sentence) == Claim.NONE
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "4 to Fresno on March 11th at 2 pm?",
+        "OK so 12:30 pm on May 2nd at Harbour Inn?",
+        "Please confirm your shared ride for 2 to 50 Elm Road.",
+        "You would like to rent The Third Man with no subtitles.",
+    ],
+)
+def test_a_bookings_values_put_to_the_user_ask_to_approve_them(message: str) -> None:
+    book = FactBook(names=["shared_ride", "party_size"], known=frozenset({"shared_ride", "party_size"}))
+    reading = read_message(message, book)
+    assert reading.asks_confirmation
+    assert not reading.requested
+
+
+def test_values_asked_with_a_wh_word_or_a_verb_are_no_booking_to_approve() -> None:
+    assert not read_message("Which of 2 pm or 4 pm on May 3rd?", HOTEL).asks_confirmation
+    assert not read_message("Shall I look for rooms on May 3rd or May 4th?", HOTEL).asks_confirmation
