@@ -74,16 +74,31 @@ def bare_offer(question: str) -> bool:
 def offers_lookup(question: str, leads: tuple[str, ...] = (*PROPOSAL_PHRASES, *OFFER_LEADS)) -> bool:
     """ "Can I check your order?", "Would you like me to look up …": an offer to find something out,
     made at the start of the question ("…so that I can look it up" asks for something else)."""
-    if wh_led(question):
-        return False  # "What city should I search in?" asks for the city
+    if wh_led(question) or _asks_wh(question) or PLACE_ASKED.search(question):
+        return False  # "What city should I search in?", "Is there a certain city I should search?" ask for it
     early = [p for p in leads if 0 <= question.find(p) < LOOKUP_LEAD and not _subordinate(question, p)]
     verb = proposed_verb(question, early)
     return verb is not None and is_lookup(verb) and verb not in ("confirm", "have", "know")
 
 
+LEAD_FILLERS = frozenset(
+    {"ok", "okay", "sure", "alright", "great", "so", "and", "then", "certainly", "perfect", "well", "fine"}
+)
+
+
+PLACE_ASKED = re.compile(
+    r"\b(?:is there|are there|do you have|any) (?:a |an |any )?(?:particular|specific|certain|preferred) "
+    r"(?:city|place|area|location|town|region|date|day|time)\b"
+)
+"""'Is there a particular city you'd like me to search?': the lookup's place is asked for."""
+
+
 def wh_led(question: str) -> bool:
     """A wh-word opens the question, alone or after a preposition ("In which city …?")."""
-    words = WORD.findall(question)[:2]
+    words = WORD.findall(question)
+    while words[:1] and words[0] in LEAD_FILLERS:
+        words = words[1:]  # "Okay, what city should I search in?"
+    words = words[:2]
     return bool(words) and (
         words[0] in WH_WORDS or (words[0] in PREPOSITIONS and words[1:] in (["which"], ["what"]))
     )

@@ -375,3 +375,24 @@ def test_a_bookings_values_put_to_the_user_ask_to_approve_them(message: str) -> 
 def test_values_asked_with_a_wh_word_or_a_verb_are_no_booking_to_approve() -> None:
     assert not read_message("Which of 2 pm or 4 pm on May 3rd?", HOTEL).asks_confirmation
     assert not read_message("Shall I look for rooms on May 3rd or May 4th?", HOTEL).asks_confirmation
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Tell me the genre you'd like.",
+        "Okay, what city should I search in?",
+        "Sure, I can help, which city should I search in?",
+        "Is there a particular city you'd like me to search?",
+    ],
+)
+def test_a_request_told_or_asked_after_a_filler_asks_for_the_fact(message: str) -> None:
+    book = FactBook(names=["genre", "city"], known=frozenset({"genre", "city"}))
+    reading = read_message(message, book)
+    assert reading.requested
+    assert not reading.lookup_offers
+
+
+def test_an_offer_to_search_that_asks_for_nothing_is_still_a_lookup_offer() -> None:
+    book = FactBook(names=["genre", "city"], known=frozenset({"genre", "city"}))
+    assert read_message("Shall I search for more films?", book).lookup_offers
