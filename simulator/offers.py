@@ -166,12 +166,19 @@ def reads_back(sentence: str) -> bool:
     """ "You want a table for 2 at 7 pm.": an action's details read back for the user to check (a
     report of the change, "Booking confirmed for 2", is no check)."""
     lowered = " ".join(sentence.lower().replace("’", "'").split())
-    named = WISH_READBACK.match(lowered) and PROPER_NAME.search(sentence)
+    named = NAMED_READBACK.match(lowered) and PROPER_NAME.search(sentence)
     detailed = VALUE.search(lowered) or AGENT_ACTION.search(lowered) or named
-    return bool(READBACK.match(lowered) and detailed) and not claim(sentence)
+    playing = PLAYING.match(sentence)
+    return bool((READBACK.match(lowered) and detailed) or playing) and not claim(sentence)
 
 
-WISH_READBACK = re.compile(r"^(?:\w+[,.!]?\s+){0,3}?you(?:'d| would) like to \w+ ")
+NAMED_READBACK = re.compile(
+    r"^(?:\w+[,.!]?\s+){0,3}?(?:you(?:'d| would) like to \w+ |(?:booking|reserving|renting|scheduling) )"
+)
+PLAYING = re.compile(
+    r"^(?:(?:[Ss]ure|O[Kk](?:ay)?|[Ff]ine|[Aa]lright|[Gg]reat)[,.!]?\s+)*[Pp]laying (?:the song )?[A-Z]"
+)
+"""'Playing Knee Deep on the kitchen speaker.': the song about to be played, read back."""
 PROPER_NAME = re.compile(r"(?<=\s)(?!I\b)[A-Z][a-z]+")
 """'You would like to rent The Last Dragon.': the wish read back names what it is about."""
 

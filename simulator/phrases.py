@@ -294,7 +294,7 @@ OPTION_OFFER = re.compile(
 """'How about Delta Airlines?', 'What about the bus leaving at 8 am?': one option offered to take."""
 INTENT_OFFER = re.compile(
     r"^(?:(?:ok(?:ay)?|so|sure|then|alright|great|now)[,.!]?\s+)*"
-    r"(?:(?:do|did|would) you (?:still )?(?:want|wish|like|care)(?: me)? to"
+    r"(?:(?:do|did|would) you (?:still )?(?:want|wish|like|care|need|require|wanna)(?: me)? (?:to|a|an)\b"
     r"|(?:you )?(?:want|wish)(?: me)? to|wanna"
     r"|(?:are|were) you (?:looking|thinking|planning|wanting|hoping|ready|interested)(?: to| of| in| about)?"
     r"|(?:can|could|may|shall) i (?:assist|help) you (?:in|with)"
@@ -306,7 +306,7 @@ INTENT_OFFER = re.compile(
 offers to carry out a change; a proposal when a verb of change or of a transaction follows."""
 TRANSACTION = re.compile(
     r"\b(?:make|making|get|getting|set(?:ting)? up|play|playing|buy|buying|book|booking|"
-    r"reserve|reserving|rent|renting|purchase|purchasing|schedule|scheduling)\b"
+    r"reserve|reserving|rent|renting|purchase|purchasing|schedule|scheduling|reservation|booking)\b"
 )
 HELP_MORE = re.compile(
     r"\b(?:can|could|may|shall) i (?:still |further |also |now )?(?:help|assist) you\b"

@@ -396,3 +396,21 @@ def test_a_request_told_or_asked_after_a_filler_asks_for_the_fact(message: str) 
 def test_an_offer_to_search_that_asks_for_nothing_is_still_a_lookup_offer() -> None:
     book = FactBook(names=["genre", "city"], known=frozenset({"genre", "city"}))
     assert read_message("Shall I search for more films?", book).lookup_offers
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Would you need a reservation there?",
+        "Would you require a booking at the hotel?",
+        "Playing Blue in Green on the kitchen speaker.",
+        "Booking a table at Casa Luna in Oakland.",
+    ],
+)
+def test_more_offers_to_transact_and_actions_read_back_ask_to_approve(message: str) -> None:
+    assert read_message(message, HOTEL).asks_confirmation
+
+
+@pytest.mark.parametrize("message", ["Playing it now. Enjoy!", "Would you like to visit on May 5th?"])
+def test_a_song_started_or_a_date_put_is_no_action_read_back(message: str) -> None:
+    assert not read_message(message, HOTEL).asks_confirmation
