@@ -414,3 +414,22 @@ def test_more_offers_to_transact_and_actions_read_back_ask_to_approve(message: s
 @pytest.mark.parametrize("message", ["Playing it now. Enjoy!", "Would you like to visit on May 5th?"])
 def test_a_song_started_or_a_date_put_is_no_action_read_back(message: str) -> None:
     assert not read_message(message, HOTEL).asks_confirmation
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "To firm up: 3 tickets for the 7:20 am bus on May 12th.",
+        "I think I have it: a table for 2 at Casa Luna today at 6 pm.",
+        "If I understand correctly, you want 2 rooms from May 3rd.",
+        "With your permission I will move $500 to your savings.",
+        "Please give me your final confirmation to book the car for May 1st.",
+    ],
+)
+def test_more_leads_into_details_read_back_ask_to_approve(message: str) -> None:
+    assert read_message(message, HOTEL).asks_confirmation
+
+
+def test_details_announced_before_a_report_ask_nothing() -> None:
+    message = "Here are the details: your order has been cancelled and the refund is on its way."
+    assert not read_message(message, HOTEL).asks_confirmation
