@@ -547,10 +547,12 @@ class _Question:
         return bool(self.named) and not _asks_which_of_unknown(self.text, self.named, self.book)
 
     def guessed(self) -> bool:
-        """A wh-question naming no fact, matched to the known fact it most likely means."""
-        return _is_wh_question(self.text) and _guess(
-            RELATIVE_CLAUSE.sub(r"\1", self.text), self.book, self.reading
+        """A wh-question naming no fact, or a question whether the user has one in mind ("Is there a
+        city you're interested in?"), matched to the known fact it most likely means."""
+        asks = _is_wh_question(self.text) or bool(
+            PREFERENCE_QUESTION.match(self.text) or ANY_IN_MIND.match(self.text)
         )
+        return asks and _guess(RELATIVE_CLAUSE.sub(r"\1", self.text), self.book, self.reading)
 
 
 PICK_ONE = re.compile(r"\b(?:one of (?:these|those|them)|either of|which one)\b")
@@ -698,6 +700,12 @@ def _chosen(question: str) -> bool:
         if at >= 0 and (any(w in WH_WORDS for w in before[-3:]) or before[:1] in ([w] for w in WH_WORDS)):
             return True  # "Which of your accounts would you like to use …?" asks which, too
     return False
+
+
+ANY_IN_MIND = re.compile(
+    r"^(?:is there|are there|any) (?:a |an |any |some )?(?:particular |specific |certain )?\w+"
+)
+"""'Is there a city you're interested in?', 'Any particular location?': the user's choice of it asked."""
 
 
 def _guess(question: str, book: FactBook, reading: Reading) -> bool:

@@ -433,3 +433,10 @@ def test_more_leads_into_details_read_back_ask_to_approve(message: str) -> None:
 def test_details_announced_before_a_report_ask_nothing() -> None:
     message = "Here are the details: your order has been cancelled and the refund is on its way."
     assert not read_message(message, HOTEL).asks_confirmation
+
+
+@pytest.mark.parametrize("message", ["Is there a city you're interested in?", "Any particular city?"])
+def test_asking_whether_the_user_has_one_in_mind_asks_for_it(message: str) -> None:
+    book = FactBook(names=["city_of_event", "category"], known=frozenset({"city_of_event", "category"}))
+    reading = read_message(message, book)
+    assert [*reading.requested, *reading.guessed] == ["city_of_event"]
