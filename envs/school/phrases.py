@@ -317,7 +317,33 @@ SWAP = Bank(
     ),
 )
 
+OTHER_SECTION = Bank(
+    requests=(
+        "If that one is full, could you put me in {section} instead? It meets {meets}.",
+        "Then please register me for {section}, the one that meets {meets}.",
+        "In that case I'll take {section}; it meets {meets}.",
+        "Alright, could I have {section} then? {meets} works for me.",
+        "If there's no seat, please add me to {section} instead, meeting {meets}.",
+        "Then let's go with {section}, which meets {meets}.",
+        "Could you sign me up for {section} then? That's my second choice, {meets}.",
+        "Fine, {section} on {meets} will do if the other one is full.",
+    ),
+    wants=("you would take {section}, which meets {meets}",),
+    reasons={"": ("",)},
+    preferences=(
+        "if that section is full, I'd settle for {section}, which meets {meets}",
+        "should there be no seat, {section} on {meets} works for me too",
+        "if I can't get in, I'll take {section} instead, meeting {meets}",
+        "failing that, {section} ({meets}) is my second choice",
+        "if the rules say no, a seat in {section}, which meets {meets}, is fine",
+        "when that section is ruled out, {section} on {meets} suits me",
+        "if it has to be another section, I'd have {section}, which meets {meets}",
+        "if my first pick is refused, {section} on {meets} is the one I'd take",
+    ),
+)
+
 BANKS: dict[str, Bank] = {
+    "other_section": OTHER_SECTION,
     "register": Bank(ADD_REQUESTS, ADD_WANTS, ADD_REASONS, ADD_PREFERENCES, ADD_PERSONAS),
     "register_missing_prerequisite": Bank(
         ADD_REQUESTS, ADD_WANTS, PREREQUISITE_REASONS, REFUSED_ADD_PREFERENCES, ADD_PERSONAS
