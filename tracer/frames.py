@@ -217,6 +217,23 @@ WISH_LEAD = re.compile(
     re.IGNORECASE,
 )
 """A preference (in the second person) that opens with its own wish."""
+FALLBACK_LEAD = re.compile(r"(?:if|when|should|failing|where|unless|in case)\b", re.IGNORECASE)
+"""A preference that opens with the case it is for ("if it can't be cancelled, …", "failing that, …")."""
+UNCONDITIONAL_FRAMES = WISH_FRAMES | frozenset(
+    ("Whatever happens, {preference}.", "Above everything, {preference}.", "As a rule, {preference}.")
+)
+"""Frames that say the wish holds anyway: never around a preference for one case only ("Preferably,
+should the full sum be refused, …")."""
+
+
+def preference_frames(preference: str) -> tuple[str, ...]:
+    """The preference frames that fit a (second-person) preference: no wish frame around its own
+    wish, no frame of a wish that holds anyway around a wish for one case."""
+    if FALLBACK_LEAD.match(preference):
+        return tuple(f for f in PREFERENCES if f not in UNCONDITIONAL_FRAMES)
+    if WISH_LEAD.match(preference):
+        return tuple(f for f in PREFERENCES if f not in WISH_FRAMES)
+    return PREFERENCES
 
 
 def wish_on_wish(sentence: str) -> bool:

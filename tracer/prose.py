@@ -27,12 +27,10 @@ from taue.tracer.frames import (
     INTROS,
     LATER_NEEDS,
     NO_IDS,
-    PREFERENCES,
     REASONS,
     SOME_IDS,
     WANT_TAILS,
-    WISH_FRAMES,
-    WISH_LEAD,
+    preference_frames,
 )
 from taue.tracer.ids import ID_FACT, known_flights, mentions, not_an_id, stated_ids
 
@@ -168,10 +166,7 @@ def _need(writer: _Writer, part: Part, first: bool, accepts: bool) -> None:
         writer.add(REASONS, reason=second_person(_clause(part.grounded.reason)))
     if part.grounded.preference:
         preference = second_person(_clause(part.grounded.preference))
-        frames = (
-            [f for f in PREFERENCES if f not in WISH_FRAMES] if WISH_LEAD.match(preference) else PREFERENCES
-        )
-        writer.add(frames, preference=preference)
+        writer.add(preference_frames(preference), preference=preference)
     if part.intent.challenge:
         writer.add(CHALLENGE_ACCEPTS if accepts else CHALLENGE_ENDINGS)
 

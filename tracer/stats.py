@@ -177,9 +177,7 @@ def set_problems(domain: Domain, eval_count: int = 58, train_count: int = 700) -
     for family, share in stats["conditions"]["families"].items():
         if share < MIN_FAMILY_SHARE:
             problems.append(f"family {family} holds {share} of the tasks < {MIN_FAMILY_SHARE}")
-    branches = stats["challenge_branches"]
-    if not (branches["accept"] and branches["decline"]):
-        problems.append(f"policy challenges of one branch only: {branches}")
+    problems += _branch_problems(stats["challenge_branches"])
     train_refusals = set_stats(domain.train_tasks, domain.write_tools)["refusal_share"]
     if train_refusals < MIN_REFUSAL_SHARE:
         problems.append(f"training split policy-challenge share {train_refusals} < {MIN_REFUSAL_SHARE}")
@@ -191,6 +189,13 @@ def set_problems(domain: Domain, eval_count: int = 58, train_count: int = 700) -
             f"training split shares {len(shared)} entities with the evaluation set, e.g. {min(shared)}"
         )
     return problems
+
+
+def _branch_problems(branches: dict[str, int]) -> list[str]:
+    """An evaluation set needs challenges of both branches (docs/tracer.md, "Policy challenges")."""
+    return (
+        [] if branches["accept"] and branches["decline"] else [f"challenges of one branch only: {branches}"]
+    )
 
 
 def cross_domain_conditions(domains: list[Domain], with_situations: bool = False) -> dict[str, Any]:

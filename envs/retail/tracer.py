@@ -211,8 +211,12 @@ def return_items(view: RetailView, customer: Customer, rng: random.Random) -> Gr
 
 def refund_to_other_card(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
     for order in _shuffled(view.orders_of(customer.id, "delivered"), rng):
-        original = view.original_method(order)["id"]
-        others = [m for m in view.methods(customer.id, "credit_card", "paypal") if m["id"] != original]
+        original = view.original_method(order)
+        others = [  # named unlike the original: "your PayPal account" must say which one
+            m
+            for m in view.methods(customer.id, "credit_card", "paypal")
+            if describe_method(m) != describe_method(original)
+        ]
         if others:
             return _return(view, order, rng.choice(others), rng, "refund_to_other_card")
     return None

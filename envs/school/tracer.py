@@ -170,6 +170,25 @@ def register_after_deadline(view: View, customer: Customer, rng: Rng) -> Grounde
     )
 
 
+def prerequisite_instead(view: View, customer: Customer, refused: Grounded, rng: Rng) -> Grounded | None:
+    """The policy's alternative to a course without its prerequisite: a section of the missing
+    prerequisite with a free seat, open to adds and clear of the timetable, which the student takes."""
+    assert refused.write is not None
+    course = view.sections[refused.write.arguments["section_id"]]["course_code"]
+    missing = _missing_prerequisite(view, customer, course)
+    if missing is None or missing[0] == "in_progress":
+        return None
+    options = [
+        s
+        for s in view.sections_of(missing[1])
+        if view.open_to_adds(s)
+        and view.seats_left(s) > 0
+        and _addable(view, customer, s)
+        and _free(view, customer, s)
+    ]
+    return _add(view, customer, rng.choice(options), rng, "prerequisite_instead") if options else None
+
+
 def other_section(view: View, customer: Customer, refused: Grounded, rng: Rng) -> Grounded | None:
     """The policy's alternative to a full section: another section of the same course with a free
     seat, open to adds and clear of the student's timetable, which the student takes."""
@@ -530,7 +549,18 @@ INTENTS = (
     intent(transcript, "request_transcript", "ordering transcripts", (ENROL, RECORD, INVOICE), RECORD),
     intent(grade_lookup, RECORD, "checking grades", (ENROL, COURSE), weight=0.15),
     intent(drop_deadline, SECTION, "a drop deadline", (ENROL, COURSE, SECTION), weight=0.15),
-    challenge(register_missing_prerequisite, "register_for_section", "adding a course", ADD_READS, COURSE),
+    Intent(
+        "register_missing_prerequisite",
+        "register_for_section",
+        register_missing_prerequisite,
+        "adding a course",
+        ADD_READS,
+        (COURSE,),
+        challenge=True,
+        alternative=Alternative(
+            "prerequisite_instead", "register_for_section", prerequisite_instead, ADD_READS, (COURSE,)
+        ),
+    ),
     Intent(
         "register_full_section",
         "register_for_section",

@@ -378,7 +378,7 @@ def pay_supported(
         bindings={},
         write=write("record_payment", customer_id=customer.id, amount=balance, method=method, date=TODAY),
         entities=refused.entities,
-        known={"payment_method_instead": method},
+        known={"payment_method_instead": method, "payment_date": TODAY},
         discoverable={"amount": str(balance), "date": TODAY},
         evidence=(str(balance), method),
     )

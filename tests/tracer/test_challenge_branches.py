@@ -14,7 +14,16 @@ from taue.envs.runtime.authoring import Customer, Grounded, Intent
 from taue.envs.runtime.discovery import get_domain
 from taue.tracer.build import accepts_alternative, is_challenge_position
 from taue.tracer.compose import Draft, Part
-from taue.tracer.frames import CHALLENGE_ACCEPTS, CHALLENGE_ENDINGS, WISH_FRAMES, frame_of, wish_on_wish
+from taue.tracer.frames import (
+    CHALLENGE_ACCEPTS,
+    CHALLENGE_ENDINGS,
+    PREFERENCES,
+    UNCONDITIONAL_FRAMES,
+    WISH_FRAMES,
+    frame_of,
+    preference_frames,
+    wish_on_wish,
+)
 from taue.tracer.lints import instruction_lints, sentences
 from taue.tracer.prose import FrameQuota, instruction_text
 from taue.tracer.refine import _key_arguments
@@ -109,6 +118,13 @@ def test_no_wish_frame_wraps_a_wish() -> None:
         quota.commit()
         assert not any(frame_of(s) in WISH_FRAMES for s in said)
     assert not any(frame in quota.used for frame in WISH_FRAMES)
+
+
+def test_a_wish_for_one_case_takes_no_frame_of_a_wish_that_holds_anyway() -> None:
+    for case in ("should the full sum be refused, $40 works for you", "failing that, 8 seats will do"):
+        assert not set(preference_frames(case)) & UNCONDITIONAL_FRAMES
+    assert not set(preference_frames("you'd rather hear the truth")) & WISH_FRAMES
+    assert preference_frames("the agent should read it back") == PREFERENCES
 
 
 def test_the_prose_lint_catches_a_wish_in_a_wish_frame() -> None:
