@@ -58,15 +58,26 @@ def is_challenge_position(position: int) -> bool:
     return position % CHALLENGE_EVERY == 3
 
 
+def accepts_alternative(position: int) -> bool:
+    """Every second challenge position (the 2nd, 4th, … : positions 10, 24, 38, 52 of 58) has the
+    customer accept the allowed alternative the policy tells the agent to offer (the gold makes it);
+    at the others the customer declines it and the gold writes nothing for the challenge."""
+    return is_challenge_position(position) and position // CHALLENGE_EVERY % 2 == 1
+
+
 def position_fits(domain: str, intents: Sequence[Intent]) -> Feasible:
-    """(position, condition) -> whether some need of the position's kind (a policy challenge, else an
-    ordinary one) fits the condition's emotion: the lead need of its task can then be drawn."""
+    """(position, condition) -> whether some need of the position's kind (a policy challenge, one
+    with an alternative in the accept branch, else an ordinary need) fits the condition's emotion:
+    the lead need of its task can then be drawn."""
     has_challenges = any(i.challenge for i in intents)
 
     def feasible(position: int, condition: Condition) -> bool:
         challenge = is_challenge_position(position) and has_challenges
+        accept = challenge and accepts_alternative(position)
         return any(
-            i.challenge == challenge and emotion_fits(condition.emotion, intent_fit(domain, i.name).situation)
+            i.challenge == challenge
+            and (i.alternative is not None or not accept)
+            and emotion_fits(condition.emotion, intent_fit(domain, i.name).situation)
             for i in intents
         )
 
@@ -207,9 +218,12 @@ class Builder:
     ) -> Task:
         rng = random.Random(f"tracer:{self.domain.name}:{self.seed}:{split}:{index}")
         challenge = is_challenge_position(position)
+        accept = accepts_alternative(position) and any(i.alternative for i in self.spec.intents)
         pool = [c for c in self.customers if c.id not in used]
         fit = NeedFit(self._fit_domain, self._conditions[split][position].emotion)
-        draft = draft_task(self.spec, self.view, self.domain, self.graph, pool, rng, shape, challenge, fit)
+        draft = draft_task(
+            self.spec, self.view, self.domain, self.graph, pool, rng, shape, challenge, fit, accept
+        )
         if draft.entities & used:
             raise Rejected("entities already used")
         if on_plan and sorted(draft.draws["walk_lengths"]) != sorted(shape.lengths):
@@ -236,8 +250,8 @@ class Builder:
         name = self.domain.name
         task_id = f"{name}-{position + 1:03d}" if split == "eval" else f"{name}-train-{position + 1:04d}"
         condition = self._conditions[split][position]
-        topics = [part.intent.topic for part in draft.parts]
-        fits = [intent_fit(self._fit_domain, part.intent.name) for part in draft.parts]
+        topics = [part.intent.topic for part in draft.needs]
+        fits = [intent_fit(self._fit_domain, part.intent.name) for part in draft.needs]
         situation = task_situation(f.situation for f in fits)
         contact = task_contact(f.contact for f in fits)
         text, feeling = self._feeling(condition, situation, contact, topics, rng)
@@ -246,15 +260,17 @@ class Builder:
             "candidate": index,
             "customer": draft.customer.id,
             "entities": sorted(draft.entities),
-            "intents": [part.intent.name for part in draft.parts],
+            "intents": [part.intent.name for part in draft.needs],
             "goals": goal_ids(draft),
             "paths": [list(part.walk) for part in draft.parts],
             "walk_lengths": draft.draws["walk_lengths"],
             "challenges": [part.intent.name for part in draft.parts if part.intent.challenge],
+            "branch": draft.branch,
+            "alternatives": [part.intent.name for part in draft.parts if part.offered],
             "broken_rules": [rule.id for part in draft.parts for rule in part.broken],
             "decided": decided_arguments(draft),
-            "reasons": [part.grounded.reason for part in draft.parts],
-            "preferences": [part.grounded.preference for part in draft.parts],
+            "reasons": [part.grounded.reason for part in draft.needs],
+            "preferences": [part.grounded.preference for part in draft.needs],
             "feeling": feeling,
             "condition": condition.id,
             "situations": [f.situation for f in fits],

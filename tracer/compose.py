@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from taue.contracts.tasks import Action
@@ -34,6 +34,9 @@ class Part:
     """The gold calls of the workflow; a policy challenge's refused write is not among them."""
     broken: list[Rule] = field(default_factory=list)
     """A policy challenge: the rules the write the customer asks for would break."""
+    offered: bool = False
+    """The allowed alternative of the challenge just before it, which the customer accepts: its own
+    goal and gold write, no intent of the task's planned mix (no need of its own in the prose)."""
 
 
 @dataclass
@@ -45,6 +48,19 @@ class Draft:
     @property
     def actions(self) -> list[Action]:
         return [*self.customer.identity, *(call for part in self.parts for call in part.calls)]
+
+    @property
+    def needs(self) -> list[Part]:
+        """The parts the customer brings as needs: every part but an accepted alternative."""
+        return [part for part in self.parts if not part.offered]
+
+    @property
+    def branch(self) -> str | None:
+        """A policy challenge's branch: "accept" (the customer takes the allowed alternative) or
+        "decline" (the gold writes nothing for it); None without a challenge."""
+        if not any(part.intent.challenge for part in self.parts):
+            return None
+        return "accept" if any(part.offered for part in self.parts) else "decline"
 
     @property
     def entities(self) -> frozenset[str]:
@@ -85,13 +101,19 @@ def _by_weight(rng: random.Random, intents: list[Intent], k: int) -> list[Intent
 
 
 def choose_intents(
-    spec: TracerSpec, rng: random.Random, challenge: bool, count: int, fit: NeedFit | None = None
+    spec: TracerSpec,
+    rng: random.Random,
+    challenge: bool,
+    count: int,
+    fit: NeedFit | None = None,
+    accept: bool = False,
 ) -> list[Intent]:
-    """`count` intents (by weight); with `challenge`, one of them is a policy challenge. With `fit`,
-    the lead need (the challenge, else one drawn first) fits the emotion and the others are drawn
-    among the needs that may join it (`NeedFit.may_join`)."""
+    """`count` intents (by weight); with `challenge`, one of them is a policy challenge (with
+    `accept`, one that has an alternative the customer can take). With `fit`, the lead need (the
+    challenge, else one drawn first) fits the emotion and the others are drawn among the needs that
+    may join it (`NeedFit.may_join`)."""
     ordinary = [intent for intent in spec.intents if not intent.challenge]
-    challenges = [intent for intent in spec.intents if intent.challenge]
+    challenges = [i for i in spec.intents if i.challenge and (i.alternative is not None or not accept)]
     if fit is None:
         chosen = rng.choices(ordinary, weights=[i.weight for i in ordinary], k=count)
         if challenge and challenges:
@@ -115,13 +137,15 @@ def draft_task(
     shape: Shape,
     challenge: bool = False,
     fit: NeedFit | None = None,
+    accept: bool = False,
 ) -> Draft:
     """One candidate of the planned `shape`; raises `Rejected` with the reason when the draw does not
     make a task. The planned workflow lengths may go to the intents in any order; an intent that has
     no workflow of any planned length takes another declared length (the records decide how many
-    reads lead to them: the third order of a profile is three reads away)."""
-    intents = choose_intents(spec, rng, challenge, shape.intents, fit)
-    customer, grounded = _ground(spec, view, customers, intents, rng)
+    reads lead to them: the third order of a profile is three reads away). With `accept`, the
+    challenge is followed by its alternative, which the customer accepts (`Part.offered`)."""
+    intents = choose_intents(spec, rng, challenge, shape.intents, fit, accept)
+    customer, grounded, offers = _ground(spec, view, customers, intents, rng, accept)
     if all(concrete.kind == "information" for concrete in grounded):
         # Every task changes the database or protects it (a refusal): an answer alone could be
         # given by an agent that never looked anything up, and the end state would prove nothing.
@@ -132,7 +156,7 @@ def draft_task(
     lengths: list[int] = []
     unused = list(shape.lengths)
     rng.shuffle(unused)
-    for intent, concrete in zip(intents, grounded, strict=True):
+    for number, (intent, concrete) in enumerate(zip(intents, grounded, strict=True)):
         # Planned lengths first, then the other declared ones, longest first (the records more often
         # allow a short workflow than a long one, so a fallback should not add to the short ones).
         tries = [*unused, *sorted(spec.walk_lengths, reverse=True)]
@@ -148,25 +172,73 @@ def draft_task(
         parts.append(part)
         taken += part.calls
         last = part.calls[-1].name if part.calls else last
+        if number in offers:
+            offer = _offered(spec, view, domain, graph, part, offers[number], customer, last, taken, rng)
+            parts.append(offer)
+            taken += offer.calls
+            last = offer.calls[-1].name
     return Draft(customer, parts, {"intents": [i.name for i in intents], "walk_lengths": lengths})
 
 
+def _offered(
+    spec: TracerSpec,
+    view: Any,
+    domain: Domain,
+    graph: ToolGraph,
+    challenge: Part,
+    concrete: Grounded,
+    customer: Customer,
+    start: str,
+    taken: list[Action],
+    rng: random.Random,
+) -> Part:
+    """The accepted alternative of a challenge: the shortest workflow from the challenge's reads into
+    its write, taking the reads it requires that the challenge's workflow did not."""
+    alternative = challenge.intent.alternative
+    assert alternative is not None
+    intent = alternative.intent(challenge.intent.topic)
+    intent = replace(intent, required=tuple(r for r in intent.required if r not in challenge.walk))
+    part = _first_workflow(domain, graph, intent, concrete, customer, start, [1, 2, 3, 4], taken, rng)
+    assert concrete.write is not None
+    broken = spec.check_policy(view, concrete.write)
+    if broken:
+        raise Rejected(f"alternative breaks the policy ({broken[0].id})")
+    part.offered = True
+    return part
+
+
 def _ground(
-    spec: TracerSpec, view: Any, customers: list[Customer], intents: list[Intent], rng: random.Random
-) -> tuple[Customer, list[Grounded]]:
+    spec: TracerSpec,
+    view: Any,
+    customers: list[Customer],
+    intents: list[Intent],
+    rng: random.Random,
+    accept: bool = False,
+) -> tuple[Customer, list[Grounded], dict[int, Grounded]]:
+    """A customer and the intents grounded for them; with `accept`, the challenge's alternative too
+    (keyed by the challenge's position; it touches the challenge's records, no other's).
+    An accepted alternative replaces the challenge's preference, which turns alternatives down."""
     for _ in range(CUSTOMER_TRIES):
         customer = rng.choice(customers)
         grounded: list[Grounded] = []
+        offers: dict[int, Grounded] = {}
         touched: set[str] = set()
         for intent in intents:
             concrete = intent.ground(view, customer, rng)
             if concrete is None or concrete.entities & touched:
                 break
+            offer = None
+            if accept and intent.alternative is not None:
+                offer = intent.alternative.ground(view, customer, concrete, rng)
+                if offer is None or (offer.entities - concrete.entities) & touched:
+                    break
+                concrete = replace(concrete, preference=offer.preference)
+                offers[len(grounded)] = replace(offer, preference="")
             grounded.append(concrete)
-            touched |= concrete.entities
+            touched |= concrete.entities | (offer.entities if offer else frozenset())
         else:
-            if not hides_a_named_place(grounded):
-                return customer, grounded
+            if not hides_a_named_place([*grounded, *offers.values()]):
+                return customer, grounded, offers
     raise Rejected("no customer fits the intents")
 
 

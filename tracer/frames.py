@@ -197,6 +197,54 @@ PREFERENCES = (
     "You ask one thing: {preference}.",
     "Whatever happens, {preference}.",
 )
+WISH_FRAMES = frozenset(
+    (
+        "You also ask that {preference}.",
+        "Ideally, {preference}.",
+        "If possible, {preference}.",
+        "Preferably, {preference}.",
+        "One thing you ask: {preference}.",
+        "You ask one thing: {preference}.",
+        "You care that {preference}.",
+        "If you get the chance, {preference}.",
+    )
+)
+"""Preference frames that say the wish themselves: they never wrap a preference with its own wish
+("You also ask that you'd rather …")."""
+WISH_LEAD = re.compile(
+    r"(?:you(?:'d| would) (?:rather|like|love|prefer|want)|you (?:want|prefer|ask|wish|hope|insist)"
+    r"|ideally|preferably|if possible)\b",
+    re.IGNORECASE,
+)
+"""A preference (in the second person) that opens with its own wish."""
+FALLBACK_LEAD = re.compile(r"(?:if|when|should|failing|where|unless|in case)\b", re.IGNORECASE)
+"""A preference that opens with the case it is for ("if it can't be cancelled, …", "failing that, …")."""
+UNCONDITIONAL_FRAMES = WISH_FRAMES | frozenset(
+    ("Whatever happens, {preference}.", "Above everything, {preference}.", "As a rule, {preference}.")
+)
+"""Frames that say the wish holds anyway: never around a preference for one case only ("Preferably,
+should the full sum be refused, …")."""
+
+
+def preference_frames(preference: str) -> tuple[str, ...]:
+    """The preference frames that fit a (second-person) preference: no wish frame around its own
+    wish, no frame of a wish that holds anyway around a wish for one case."""
+    if FALLBACK_LEAD.match(preference):
+        return tuple(f for f in PREFERENCES if f not in UNCONDITIONAL_FRAMES)
+    if WISH_LEAD.match(preference):
+        return tuple(f for f in PREFERENCES if f not in WISH_FRAMES)
+    return PREFERENCES
+
+
+def wish_on_wish(sentence: str) -> bool:
+    """A sentence of a wish frame whose preference opens with a wish of its own."""
+    for frame in WISH_FRAMES:
+        head = frame.split("{", 1)[0]
+        if sentence.startswith(head) and WISH_LEAD.match(sentence[len(head) :]):
+            return True
+    return False
+
+
 CHALLENGE_ENDINGS = (
     "If the agent says it cannot be done, you want to hear why, and you accept a clear reason.",
     "Should the agent refuse, you ask for the reason and accept it if it is clear.",
@@ -207,6 +255,18 @@ CHALLENGE_ENDINGS = (
     "An honest no with its reason is better to you than a runaround.",
     "If it turns out to be impossible, the reason is all you ask for.",
 )
+CHALLENGE_ACCEPTS = (
+    "If the agent says it cannot be done, you want to hear why, and then you take the other option.",
+    "Should the agent refuse, you ask for the reason and then go with your second choice.",
+    "A refusal with a clear reason is fine with you, as long as the other option gets done.",
+    "You can accept a no if the agent tells you why and sees to your second choice instead.",
+    "If the rules do not allow it, you want that explained, and then you settle for the other option.",
+    "Were the answer no, you would want the reason, and then your second choice done.",
+    "An honest no with its reason is fine, provided the other option goes ahead.",
+    "If it turns out to be impossible, you ask for the reason and agree to your second choice.",
+)
+"""How a customer who accepts the allowed alternative takes the refusal (the challenge's accept
+branch; the preference before it names the alternative)."""
 NO_IDS = (
     "You do not know any ids; the agent can look them up.",
     "None of the ids are in front of you; the agent's tools can find them.",
@@ -282,7 +342,16 @@ WANT_TAILS = (
 `envs/*/phrases*.py`): the writer gives a want that ends so the split's least used ending, as it
 gives a frame (`tracer/prose.py`), and counts the endings as frames."""
 
-BANKS = (INTROS, IDENTITIES, FIRST_NEEDS, LATER_NEEDS, REASONS, PREFERENCES, CHALLENGE_ENDINGS)
+BANKS = (
+    INTROS,
+    IDENTITIES,
+    FIRST_NEEDS,
+    LATER_NEEDS,
+    REASONS,
+    PREFERENCES,
+    CHALLENGE_ENDINGS,
+    CHALLENGE_ACCEPTS,
+)
 """The banks whose frames `frame_of` names (the ids and fee sentences are counted apart: their
 share follows the scenario, not the draw)."""
 _SLOT = re.compile(r"\{(\w+)\}")

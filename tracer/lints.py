@@ -10,7 +10,7 @@ import re
 from collections import Counter
 
 from taue.contracts.tasks import Task
-from taue.tracer.frames import NO_IDS
+from taue.tracer.frames import NO_IDS, wish_on_wish
 from taue.tracer.prose import known_ids, opening
 
 FIRST_PERSON = re.compile(r"\b(I|I'm|I've|I'd|I'll|my|me|mine|myself)\b")
@@ -48,6 +48,9 @@ def instruction_lints(task: Task) -> list[str]:
     alike = [o for o, n in openings.items() if n > 1]
     if alike:
         problems.append(f"sentences open alike: {alike[0]!r}")
+    wishes = [s for s in sentences(text) if wish_on_wish(s)]
+    if wishes:
+        problems.append(f"a wish frame around a wish: {wishes[0]!r}")
     if known_ids(task.user_scenario) and any(p in text for p in NO_ID_PHRASES):
         problems.append("says the customer knows no ids after naming one")
     values = Counter(v for v in task.user_scenario.known_info.values() if _id_like(v))

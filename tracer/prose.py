@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from taue.contracts.tasks import UserScenario
-from taue.tracer.compose import Draft
+from taue.tracer.compose import Draft, Part
 from taue.tracer.frames import (
+    CHALLENGE_ACCEPTS,
     CHALLENGE_ENDINGS,
     FEES_ACCEPTED,
     FIRST_NEEDS,
@@ -26,10 +27,10 @@ from taue.tracer.frames import (
     INTROS,
     LATER_NEEDS,
     NO_IDS,
-    PREFERENCES,
     REASONS,
     SOME_IDS,
     WANT_TAILS,
+    preference_frames,
 )
 from taue.tracer.ids import ID_FACT, known_flights, mentions, not_an_id, stated_ids
 
@@ -134,16 +135,10 @@ def instruction_text(
     facts = _listed([f"{_fact_name(n)} {customer.known[n]}" for n in customer.known])
     writer.add(IDENTITIES, facts=facts)
     accepted: set[str] = set()
-    for number, part in enumerate(draft.parts):
-        writer.add(
-            LATER_NEEDS if number else FIRST_NEEDS, want=writer.ending(_clause(part.grounded.situation))
-        )
-        if part.grounded.reason:
-            writer.add(REASONS, reason=second_person(_clause(part.grounded.reason)))
-        if part.grounded.preference:
-            writer.add(PREFERENCES, preference=second_person(_clause(part.grounded.preference)))
-        if part.intent.challenge:
-            writer.add(CHALLENGE_ENDINGS)
+    following = [*draft.parts[1:], None]
+    for number, (part, after) in enumerate(zip(draft.parts, following, strict=True)):
+        if not part.offered:
+            _need(writer, part, first=number == 0, accepts=after is not None and after.offered)
         for fee in fees[number] if number < len(fees) else ():
             if fee not in accepted:
                 accepted.add(fee)
@@ -160,6 +155,20 @@ def instruction_text(
     else:
         writer.add(NO_IDS)
     return " ".join(writer.sentences)
+
+
+def _need(writer: _Writer, part: Part, first: bool, accepts: bool) -> None:
+    """A need's sentences: the want, its reason and preference, and for a challenge how the customer
+    takes the refusal. In the accept branch the preference is the alternative the customer takes
+    (`Alternative`), and the ending says so instead of letting the matter go."""
+    writer.add(FIRST_NEEDS if first else LATER_NEEDS, want=writer.ending(_clause(part.grounded.situation)))
+    if part.grounded.reason:
+        writer.add(REASONS, reason=second_person(_clause(part.grounded.reason)))
+    if part.grounded.preference:
+        preference = second_person(_clause(part.grounded.preference))
+        writer.add(preference_frames(preference), preference=preference)
+    if part.intent.challenge:
+        writer.add(CHALLENGE_ACCEPTS if accepts else CHALLENGE_ENDINGS)
 
 
 def known_ids(scenario: UserScenario) -> list[str]:

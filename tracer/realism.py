@@ -55,7 +55,7 @@ def realism(
     writes = [sum(a.name in write_tools for a in t.evaluation.actions) for t in tasks]
     reads = [len(t.evaluation.actions) - w for t, w in zip(tasks, writes, strict=True)]
     stages = [t.provenance.stages for t in tasks]
-    goals = sum(len(t.user_scenario.goals) for t in tasks) or 1
+    needs = sum(len(s.get("reasons", [])) for s in stages) or 1  # an accepted alternative is no need
     said = [(s, skeleton(s, t)) for t in tasks for s in sentences(t.instruction)]
     tasks_with = Counter(sk for t in tasks for sk in {skeleton(s, t) for s in sentences(t.instruction)})
     frames = Counter(f for t in tasks for f in frames_in(sentences(t.instruction)))
@@ -66,8 +66,8 @@ def realism(
         "reads_per_task": round(sum(reads) / count, 2),
         "no_write_share": round(sum(w == 0 for w in writes) / count, 3),
         "words": round(sum(len(t.instruction.split()) for t in tasks) / count, 1),
-        "reason_share": round(sum(bool(r) for s in stages for r in s.get("reasons", [])) / goals, 3),
-        "preference_share": round(sum(bool(p) for s in stages for p in s.get("preferences", [])) / goals, 3),
+        "reason_share": round(sum(bool(r) for s in stages for r in s.get("reasons", [])) / needs, 3),
+        "preference_share": round(sum(bool(p) for s in stages for p in s.get("preferences", [])) / needs, 3),
         "skeleton_share": round(len({sk for _, sk in said}) / (len(said) or 1), 3),
         "top_sentence": tasks_with.most_common(1)[0][0] if tasks_with else "",
         "top_sentence_share": round(tasks_with.most_common(1)[0][1] / count, 3) if tasks_with else 0.0,

@@ -139,7 +139,8 @@ def goal_ids(draft: Draft) -> list[str]:
 def goals_of(draft: Draft, write_tools: frozenset[str]) -> list[Goal]:
     drafts: list[Goal] = []
     pinned: dict[str, Action] = {}
-    for goal_id, part in zip(goal_ids(draft), draft.parts, strict=True):
+    following = [*draft.parts[1:], None]
+    for goal_id, part, after in zip(goal_ids(draft), draft.parts, following, strict=True):
         concrete = part.grounded
         write = cast(Action, concrete.write)  # challenges and action intents have their write
         fields: dict[str, Any] = {
@@ -150,7 +151,8 @@ def goals_of(draft: Draft, write_tools: frozenset[str]) -> list[Goal]:
         }
         if part.intent.challenge:
             reasons = list(dict.fromkeys(r for rule in part.broken for r in rule.reasons))
-            target = Target(tool=write.name, arguments=_key_arguments(write))
+            instead = after.grounded.write if after is not None and after.offered else None
+            target = Target(tool=write.name, arguments=_key_arguments(write, unlike=instead))
             drafts.append(Goal(**fields, targets=[target], refusal_expected=True, refusal_reason=reasons))
             continue
         if concrete.kind == "action":
@@ -159,10 +161,15 @@ def goals_of(draft: Draft, write_tools: frozenset[str]) -> list[Goal]:
     return attach_targets(drafts, [], write_tools, pinned=pinned)
 
 
-def _key_arguments(write: Action) -> dict:
+def _key_arguments(write: Action, unlike: Action | None = None) -> dict:
+    """A refused write's key arguments: its ids; and, when the accepted alternative is a call of the
+    same tool (the same appointment at another time), every argument whose value differs from the
+    alternative's, so that the alternative's confirmation never matches the refused target."""
     ids = {
         k: v for k, v in write.arguments.items() if isinstance(v, str) and (k == "id" or k.endswith("_id"))
     }
+    if unlike is not None and unlike.name == write.name:
+        ids |= {k: v for k, v in write.arguments.items() if unlike.arguments.get(k) != v}
     return ids or dict(list(write.arguments.items())[:1])
 
 

@@ -51,6 +51,7 @@ def set_stats(tasks: list[Task], write_tools: frozenset[str]) -> dict[str, Any]:
             ).most_common()
         ),
         "refusal_share": round(sum(map(is_challenge, tasks)) / count, 3),
+        "challenge_branches": challenge_branches(tasks),
         "situations": situation_table(tasks),
         "conditions": {
             "distinct": len(set(conditions)),
@@ -70,6 +71,13 @@ def set_stats(tasks: list[Task], write_tools: frozenset[str]) -> dict[str, Any]:
             else {},
         },
     }
+
+
+def challenge_branches(tasks: list[Task]) -> dict[str, int]:
+    """Policy challenges by branch: the customer accepts the allowed alternative (the gold makes it)
+    or declines it (the gold writes nothing for the challenge)."""
+    branches = Counter(_stages(t).get("branch") or "decline" for t in tasks if is_challenge(t))
+    return {"accept": branches["accept"], "decline": branches["decline"]}
 
 
 def situation_table(tasks: list[Task]) -> dict[str, Any]:
@@ -169,6 +177,7 @@ def set_problems(domain: Domain, eval_count: int = 58, train_count: int = 700) -
     for family, share in stats["conditions"]["families"].items():
         if share < MIN_FAMILY_SHARE:
             problems.append(f"family {family} holds {share} of the tasks < {MIN_FAMILY_SHARE}")
+    problems += _branch_problems(stats["challenge_branches"])
     train_refusals = set_stats(domain.train_tasks, domain.write_tools)["refusal_share"]
     if train_refusals < MIN_REFUSAL_SHARE:
         problems.append(f"training split policy-challenge share {train_refusals} < {MIN_REFUSAL_SHARE}")
@@ -180,6 +189,13 @@ def set_problems(domain: Domain, eval_count: int = 58, train_count: int = 700) -
             f"training split shares {len(shared)} entities with the evaluation set, e.g. {min(shared)}"
         )
     return problems
+
+
+def _branch_problems(branches: dict[str, int]) -> list[str]:
+    """An evaluation set needs challenges of both branches (docs/tracer.md, "Policy challenges")."""
+    return (
+        [] if branches["accept"] and branches["decline"] else [f"challenges of one branch only: {branches}"]
+    )
 
 
 def cross_domain_conditions(domains: list[Domain], with_situations: bool = False) -> dict[str, Any]:

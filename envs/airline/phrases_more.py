@@ -404,7 +404,50 @@ FLIGHT_NUMBERS = Bank(
     personas=FLYERS,
 )
 
+# ------------------------------------------------- the alternative to a refused cancellation (accepted)
+
+CHANGE_INSTEAD = Bank(
+    requests=(
+        "If it can't be cancelled, could you move the {which} of {trip} to {day} instead? Any fare "
+        "difference can go on my {pay}.",
+        "Then could you change the {which} of {trip} to {day}, same flight, with any difference on my {pay}?",
+        "In that case, please move my {which} on {trip} to {day} and charge any difference to my {pay}.",
+        "If cancelling is out, I'll take the same {which} of {trip} on {day}, paying any difference with "
+        "my {pay}.",
+        "Could you at least put the {which} of {trip} on {day} then? Use my {pay} for any difference.",
+        "Alright, then I'd like the {which} of {trip} moved to {day} instead, any extra on my {pay}.",
+        "If that's not allowed, can the {which} of {trip} go on {day}, same flight? My {pay} covers any "
+        "difference.",
+        "Then let's move the {which} of {trip} to {day} on the same flight, with any difference on my {pay}.",
+    ),
+    wants=(
+        "you would take the {which} of {trip} moved to {day} ({date}) on the same flight, any difference "
+        "on your {pay}",
+    ),
+    reasons={"": ("",)},
+    preferences=(
+        "if it can't be cancelled, I'd settle for moving the {which} of {trip} to {day} ({date}) on the "
+        "same flight, with any difference on my {pay}",
+        "should cancelling be refused, moving the {which} of {trip} to {day} ({date}), same flight, would "
+        "do, paid with my {pay} if anything is owed",
+        "if the cancellation isn't allowed, I'll take the same {which} of {trip} on {day} ({date}) "
+        "instead, any difference on my {pay}",
+        "failing a cancellation, the {which} of {trip} moved to {day} ({date}) on the same flight works "
+        "for me, with my {pay} for any difference",
+        "if there's no way to cancel, I'd accept flying the {which} of {trip} on {day} ({date}) instead, "
+        "paying any difference with my {pay}",
+        "when cancelling is ruled out, a move of the {which} of {trip} to {day} ({date}) on the same "
+        "flight is fine, any difference on my {pay}",
+        "if it has to stay booked, I'd have the {which} of {trip} moved to {day} ({date}), same flight, "
+        "my {pay} covering any difference",
+        "if a cancellation is off the table, the same {which} of {trip} on {day} ({date}) is my second "
+        "choice, with any difference on my {pay}",
+    ),
+    personas=FLYERS,
+)
+
 MORE: dict[str, Bank] = {
+    "change_instead": CHANGE_INSTEAD,
     "replace_passenger": REPLACE_PASSENGER,
     "fix_birth_date": FIX_BIRTH_DATE,
     "add_passenger": ADD_PASSENGER,

@@ -33,7 +33,16 @@ from taue.envs.airline.seed_view import (
     trip_words,
 )
 from taue.envs.airline.tools import AIRPORTS
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, Wording, write
+from taue.envs.runtime.authoring import (
+    Alternative,
+    Customer,
+    Grounded,
+    Intent,
+    Lookups,
+    TracerSpec,
+    Wording,
+    write,
+)
 
 # -------------------------------------------------------------------------------------------- intents
 
@@ -110,6 +119,22 @@ def _change(basic: bool, view: AirlineView, customer: Customer, rng: random.Rand
 
 
 change_flight, change_basic_economy = partial(_change, False), partial(_change, True)
+
+
+def change_instead(
+    view: AirlineView, customer: Customer, refused: Grounded, rng: random.Random
+) -> Grounded | None:
+    """The policy's alternative to a refused cancellation: a change of flights where the rules allow
+    it (not in basic economy), which the customer takes."""
+    assert refused.write is not None
+    trip = view.reservations[refused.write.arguments["reservation_id"]]
+    options = moves(view, trip) if trip["cabin"] != "basic_economy" else []
+    if not options:
+        return None
+    index, new = rng.choice(options)
+    cost = (new["price"] - trip["flights"][index]["price"]) * len(trip["passengers"])
+    method = view.payer(customer.id, cost, rng)
+    return _move(view, trip, index, new, method, "change_instead", rng) if method is not None else None
 
 
 def _move(
@@ -443,7 +468,8 @@ INTENTS = (
     Intent("flight_numbers", "get_reservation_details", flight_numbers, "checking a booking", TRIP,
            weight=0.35),
     Intent("cancel_ineligible", "cancel_reservation", cancel_ineligible, "cancelling a trip", TRIP, TRIP,
-           challenge=True),
+           challenge=True, alternative=Alternative("change_instead", "update_reservation_flights",
+                                                   change_instead, SEARCH[1:], SEARCH[1:])),
     Intent("change_basic_economy", "update_reservation_flights", change_basic_economy, "changing a flight",
            TRIP, TRIP, challenge=True),
     Intent("remove_bags", "update_reservation_baggages", remove_bags, "removing checked bags", TRIP, TRIP,

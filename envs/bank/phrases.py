@@ -98,6 +98,31 @@ MOVE_TOO_MUCH = Bank(
     TRANSFER_PERSONAS,
 )
 
+MOVE_WHAT_IS_LEFT = Bank(
+    requests=(
+        "If the full amount can't go, could you move {amount} from my {source} to my {target} instead?",
+        "Then please transfer {amount} from my {source} to my {target} today.",
+        "In that case, {amount} from my {source} to my {target} will do for now.",
+        "Alright, could you send {amount} to my {target} from my {source} then?",
+        "If that's over the limit, I'll take a transfer of {amount} from my {source} to my {target}.",
+        "Then let's move {amount} from my {source} to my {target} instead.",
+        "Could you do {amount} from my {source} to my {target} then? That's my second choice.",
+        "Fine, {amount} from my {source} into my {target} works if the full sum can't go.",
+    ),
+    wants=("you would take a transfer of {amount} from your {source} to your {target}",),
+    reasons={"": ("",)},
+    preferences=(
+        "if the whole amount can't go today, I'd settle for {amount} from my {source} to my {target}",
+        "should the full sum be refused, {amount} moved to my {target} works for me",
+        "if that's more than is allowed, I'll take {amount} from my {source} instead",
+        "failing that, {amount} into my {target} is my second choice",
+        "if the rules say no, a transfer of {amount} from my {source} to my {target} is fine",
+        "when the full amount is ruled out, {amount} to my {target} suits me for today",
+        "if it has to be less, I'd have {amount} moved from my {source} to my {target}",
+        "if my first amount is refused, {amount} is the sum I'd move to my {target}",
+    ),
+)
+
 PAYEE_REQUESTS = (
     "I need to pay {amount} to {payee} from my {source}.",
     "Could you send {amount} to {payee} out of my {source}?",
@@ -521,6 +546,7 @@ LIMIT_ABOVE_CAP = Bank(
 BANKS: dict[str, Bank] = {
     "move_money": MOVE_MONEY,
     "move_too_much": MOVE_TOO_MUCH,
+    "move_what_is_left": MOVE_WHAT_IS_LEFT,
     "pay_bill": PAY_BILL,
     "pay_unverified_payee": PAY_UNVERIFIED_PAYEE,
     "freeze": FREEZE,

@@ -24,7 +24,7 @@ from taue.envs.bank.seed_view import (
     purchase_age,
     purchase_words,
 )
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, TracerSpec, write
+from taue.envs.runtime.authoring import Alternative, Customer, Grounded, Intent, TracerSpec, write
 
 # ------------------------------------------------------------------------------------------ transfers
 
@@ -76,6 +76,32 @@ def _too_much(rng: random.Random, source: Record, left: float) -> float | None:
     if ceiling > 3000:
         return None
     return float(int(ceiling // 100) * 100 + rng.choice((100, 200, 500)))
+
+
+def move_what_is_left(
+    view: BankView, customer: Customer, refused: Grounded, rng: random.Random
+) -> Grounded | None:
+    """The policy's alternative to a transfer above the balance or what is left of the daily limit:
+    a round amount within both, between the same accounts, which the customer takes."""
+    assert refused.write is not None
+    arguments = refused.write.arguments
+    source, target = view.accounts[arguments["from_account_id"]], view.accounts[arguments["to_account_id"]]
+    most = min(source["balance"], view.left_today(source))
+    amounts = [a for a in (_nice_amount(rng, most) for _ in range(3)) if a is not None]
+    if not amounts:
+        return None
+    amount = max(amounts)  # near what is still available, as the policy offers
+    words, to = account_words(source), account_words(target)
+    slots = {"amount": f"${dollars(amount)}", "source": words, "target": to}
+    return Grounded(
+        **BANKS["move_what_is_left"].word(rng, slots).fields(),
+        bindings={"account_id": view.account_lookups(source)},
+        write=write("internal_transfer", from_account_id=source["account_id"],
+                    to_account_id=target["account_id"], amount=amount),
+        entities=frozenset({source["account_id"], target["account_id"]}),
+        known={"smaller_transfer": f"${dollars(amount)}"},
+        evidence=(source["account_id"], target["account_id"], json.dumps(amount)),
+    )  # fmt: skip
 
 
 def move_money(view: BankView, customer: Customer, rng: random.Random) -> Grounded | None:
@@ -429,8 +455,9 @@ INTENTS = (
     intent(move_due_date, "change_loan_payment_date", "a loan due date", LOAN + QUOTE, LOAN),
     intent(payoff_quote, "get_loan_payoff_quote", "a loan payoff amount", LOAN, weight=0.25),
     intent(next_due, "get_loan_details", "a loan's next payment", LOAN + QUOTE, weight=0.25),
-    intent(move_too_much, "internal_transfer", "moving money between accounts", ACCOUNT + HISTORY,
-           ACCOUNT, True),
+    Intent("move_too_much", "internal_transfer", move_too_much, "moving money between accounts",
+           ACCOUNT + HISTORY, ACCOUNT, challenge=True,
+           alternative=Alternative("move_what_is_left", "internal_transfer", move_what_is_left)),
     intent(pay_unverified_payee, "pay_payee", "paying a bill", ("list_payees", *ACCOUNT), ("list_payees",),
            True),
     intent(unfreeze_blocked, "unfreeze_card", "unfreezing a card", CARD + ACCOUNT, CARD, True),

@@ -262,7 +262,33 @@ REGISTER_DENIED = Bank(
     personas=PARENTS,
 )
 
+CANCEL_INSTEAD = Bank(
+    requests=(
+        "If they can't be exchanged, could you cancel my {tickets} instead and refund what the rules allow?",
+        "Then please cancel the {tickets} for a refund.",
+        "In that case, cancel my {tickets}; I'll take the refund the rules give.",
+        "Alright, could you cancel the {tickets} then?",
+        "If an exchange isn't allowed, I'll cancel the {tickets} instead.",
+        "Then let's cancel my {tickets} and refund them.",
+        "Could you cancel the {tickets} then? That's my second choice.",
+        "Fine, cancelling the {tickets} works if they can't be moved.",
+    ),
+    wants=("you would have your {tickets} cancelled for a refund",),
+    reasons={"": ("",)},
+    preferences=(
+        "if they can't be exchanged, I'd settle for cancelling the {tickets} and getting a refund",
+        "should the exchange be refused, cancelling the {tickets} works for me",
+        "if the rules don't allow a move, I'll cancel the {tickets} instead",
+        "failing an exchange, a cancellation of the {tickets} is my second choice",
+        "if the rules say no, cancelling the {tickets} for whatever refund applies is fine",
+        "when an exchange is ruled out, cancelling the {tickets} suits me",
+        "if they have to stay on that date, I'd rather cancel the {tickets}",
+        "if my exchange is refused, I'd cancel the {tickets} and take the refund",
+    ),
+)
+
 MORE: dict[str, Bank] = {
+    "cancel_instead": CANCEL_INSTEAD,
     "pause_pass": PAUSE,
     "pause_denied": PAUSE_DENIED,
     "return_items": RETURN,

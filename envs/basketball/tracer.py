@@ -31,7 +31,7 @@ from taue.envs.basketball.seed_view import (
     pick_method,
     shuffled,
 )
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
+from taue.envs.runtime.authoring import Alternative, Customer, Grounded, Intent, Lookups, TracerSpec, write
 
 # ------------------------------------------------------------------------------------------- tickets
 
@@ -135,6 +135,18 @@ def _exchange(
 
 def exchange_disrupted(view: BasketballView, customer: Customer, rng: random.Random) -> Grounded | None:
     return _exchange(view, customer, rng, DISRUPTED, "exchange_disrupted")
+
+
+def cancel_instead(
+    view: BasketballView, customer: Customer, refused: Grounded, rng: random.Random
+) -> Grounded | None:
+    """The policy's alternative to exchanging tickets of a game that goes ahead: cancelling them
+    under the cancellation rules (a refund less the fee), which the fan takes."""
+    assert refused.write is not None
+    ticket = view.tickets[refused.write.arguments["ticket_id"]]
+    if cancel_problem(ticket, view.games[ticket["game_id"]], CLOCK) is not None:
+        return None
+    return _cancel(view, ticket, rng, "cancel_instead", "")
 
 
 def exchange_regular(view: BasketballView, customer: Customer, rng: random.Random) -> Grounded | None:
@@ -408,6 +420,7 @@ INTENTS = (
         EXCHANGE,
         EXCHANGE,
         challenge=True,
+        alternative=Alternative("cancel_instead", "cancel_tickets", cancel_instead),
     ),
     Intent("pause_denied", "pause_season_pass", pause_denied, "pausing a season pass", GAMES, challenge=True),
     Intent(

@@ -95,6 +95,34 @@ BUY = Bank(
     ),
 )
 
+EIGHT_SEATS = Bank(
+    requests=(
+        "If one order can't hold us all, could you book just {count} seats, {seats}, for {show} on my "
+        "{payment}?",
+        "Then please make it {count} seats, {seats}, for {show}, paid with my {payment}.",
+        "In that case, {count} seats ({seats}) for {show} on my {payment} will do; the others will come "
+        "another day.",
+        "Alright, could you book {seats} for {show} then, {count} seats on my {payment}?",
+        "If that's over the limit, I'll take {count} seats, {seats}, for {show} with my {payment}.",
+        "Then let's book the {count} seats {seats} for {show} on my {payment} instead.",
+        "Could you do one order of {count} seats, {seats}, for {show} then? My {payment} pays.",
+        "Fine, {count} seats ({seats}) for {show} on my {payment} works if the bigger order can't go.",
+    ),
+    wants=("you would take one order of {count} seats ({seats}) for {show} on your {payment}",),
+    reasons={"": ("",)},
+    preferences=(
+        "if one order can't hold the whole group, I'd settle for {count} seats, {seats}, on my {payment}",
+        "should the big order be refused, {count} seats ({seats}) on my {payment} work for me; the rest "
+        "will come another day",
+        "if that's more seats than allowed, I'll take {count} of them, {seats}, paid with my {payment}",
+        "failing that, {count} seats, {seats}, on my {payment} is my second choice",
+        "if the rules say no, one order of {count} seats ({seats}) on my {payment} is fine",
+        "when the full group is ruled out, {count} seats, {seats}, on my {payment} suit me",
+        "if it has to be fewer, I'd have {count} seats, {seats}, charged to my {payment}",
+        "if my first order is refused, {count} seats ({seats}) are what I'd book on my {payment}",
+    ),
+)
+
 TOO_MANY_SEATS = Bank(
     requests=(
         "I need {count} seats together ({seats}) for {show} in one order, paid with my {payment}.",
@@ -326,6 +354,7 @@ BANKS: dict[str, Bank] = {
     "cancel_membership": CANCEL_MEMBERSHIP,
     "showtime_question": SHOWTIME_QUESTION,
     "too_many_seats": TOO_MANY_SEATS,
+    "eight_seats": EIGHT_SEATS,
     "exchange_other_film": EXCHANGE_OTHER_FILM,
     "refund_too_late": REFUND_TOO_LATE,
     "change_tier_too_soon": CHANGE_TIER_TOO_SOON,

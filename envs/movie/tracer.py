@@ -7,7 +7,7 @@ from typing import Any
 
 from taue.envs.movie.phrases import BANKS
 from taue.envs.movie.policy_check import check_policy
-from taue.envs.movie.rules import MINIMUM_TERM_DAYS, TIER_CHANGE_DAYS
+from taue.envs.movie.rules import MAX_SEATS, MINIMUM_TERM_DAYS, TIER_CHANGE_DAYS
 from taue.envs.movie.seed_view import (
     CLOCK,
     CUTOFF,
@@ -29,7 +29,16 @@ from taue.envs.movie.seed_view import (
     seat_words,
     show_words,
 )
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, Wording, write
+from taue.envs.runtime.authoring import (
+    Alternative,
+    Customer,
+    Grounded,
+    Intent,
+    Lookups,
+    TracerSpec,
+    Wording,
+    write,
+)
 
 SOON = "2025-03-17T00:00:00"
 """A refund for a show before this moment is for one within about two days of the clock."""
@@ -297,6 +306,27 @@ def exchange_show(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     return _exchange(view, customer, rng, same_film=True)
 
 
+def eight_seats(view: View, customer: Customer, refused: Grounded, rng: Rng) -> Grounded | None:
+    """The policy's alternative to an order of more than eight seats: one order of eight of the
+    seats chosen (a group is never split into several orders), which the customer takes."""
+    assert refused.write is not None
+    arguments = refused.write.arguments
+    show = view.showtimes[arguments["showtime_id"]]
+    seats = list(arguments["seats"][:MAX_SEATS])
+    method = view.accounts[customer.id]["payment_methods"][arguments["payment_id"]]
+    slots = {"count": MAX_SEATS, "seats": seat_words(seats), "show": show_words(view, show)}
+    slots["payment"] = card_words(method)
+    return Grounded(
+        **BANKS["eight_seats"].word(rng, slots).fields(),
+        bindings=_show_search(view, show, rng),
+        write=write("purchase_tickets", **{**arguments, "seats": seats}),
+        entities=refused.entities,
+        known={"seats_instead": seat_words(seats)},
+        discoverable={"showtime_id": show["showtime_id"]},
+        evidence=(show["showtime_id"], seats[-1]),
+    )
+
+
 def exchange_other_film(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     return _exchange(view, customer, rng, same_film=False)
 
@@ -425,7 +455,16 @@ INTENTS = (
         ("search_showtimes",),
         weight=0.35,
     ),
-    challenge(too_many_seats, "purchase_tickets", "buying tickets for a group", BUY, *BUY[1:]),
+    Intent(
+        "too_many_seats",
+        "purchase_tickets",
+        too_many_seats,
+        "buying tickets for a group",
+        BUY,
+        BUY[1:],
+        challenge=True,
+        alternative=Alternative("eight_seats", "purchase_tickets", eight_seats),
+    ),
     challenge(
         exchange_other_film,
         "exchange_tickets",

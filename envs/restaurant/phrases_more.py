@@ -171,6 +171,31 @@ OVER_REDEEM = Bank(
     personas=ORDERERS,
 )
 
+FEWER_POINTS = Bank(
+    requests=(
+        "If I don't have that many, could you use {points} points on {order} instead?",
+        "Then please redeem {points} points on {order}.",
+        "In that case, {points} points on {order} will do.",
+        "Alright, could you put {points} points towards {order} then?",
+        "If that's more than I have, I'll use {points} points on {order}.",
+        "Then let's redeem {points} points on {order} instead.",
+        "Could you apply {points} points to {order} then? That's my second choice.",
+        "Fine, {points} points on {order} works if the bigger number can't go.",
+    ),
+    wants=("you would take {points} points redeemed on {order}",),
+    reasons={"": ("",)},
+    preferences=(
+        "if I don't have that many points, I'd settle for {points} points on the order",
+        "should that number be refused, {points} points work for me",
+        "if it's more than my balance, I'll use {points} points instead",
+        "failing that, {points} points on the order are my second choice",
+        "if the rules say no, redeeming {points} points is fine",
+        "when the full number is ruled out, {points} points suit me",
+        "if it has to be fewer, I'd have {points} points taken off",
+        "if my first number is refused, {points} points are what I'd redeem",
+    ),
+)
+
 # ---------------------------------------------------------------------------------------- allergens
 
 ALLERGEN = Bank(
@@ -248,5 +273,6 @@ MORE: dict[str, Bank] = {
     "cancel_started_order": CANCEL_STARTED_ORDER,
     "use_points": USE_POINTS,
     "over_redeem": OVER_REDEEM,
+    "fewer_points": FEWER_POINTS,
     "allergen_question": ALLERGEN,
 }

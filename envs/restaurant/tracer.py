@@ -34,7 +34,7 @@ from taue.envs.restaurant.seed_view import (
     shift,
     upcoming_days,
 )
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
+from taue.envs.runtime.authoring import Alternative, Customer, Grounded, Intent, Lookups, TracerSpec, write
 
 OCCASION_WORDS = {"birthday": "the birthday dinner", "anniversary": "the anniversary dinner",
                   "business dinner": "the business dinner", "date night": "the date night",
@@ -355,6 +355,18 @@ def use_points(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     return None
 
 
+def fewer_points(view: View, customer: Customer, refused: Grounded, rng: Rng) -> Grounded | None:
+    """The policy's alternative to redeeming more points than the balance: the most points the
+    balance and the order's food subtotal allow, on the same order, which the guest takes."""
+    assert refused.write is not None
+    order = view.orders[refused.write.arguments["order_id"]]
+    balance = view.guests[customer.id]["points"]
+    most = min(balance // 100, int((order["subtotal"] - order["discount"]) // 5)) * 100
+    if most < 100:
+        return None
+    return _redeem(view, order, most, customer.id, rng, "fewer_points")
+
+
 def over_redeem(view: View, customer: Customer, rng: Rng) -> Grounded | None:
     """Refused: more points than the guest's balance."""
     balance = view.guests[customer.id]["points"]
@@ -442,7 +454,16 @@ INTENTS = (
     challenge(oversize_party, "modify_reservation", "a bigger party", RESERVATION, *RESERVATION),
     challenge(cancel_no_show, "cancel_reservation", "a missed reservation", RESERVATION, *RESERVATION),
     challenge(cancel_started_order, "cancel_order", "cancelling a food order", ORDER, *ORDER),
-    challenge(over_redeem, "redeem_points", "using loyalty points", ORDER, *ORDER),
+    Intent(
+        "over_redeem",
+        "redeem_points",
+        over_redeem,
+        "using loyalty points",
+        ORDER,
+        ORDER,
+        challenge=True,
+        alternative=Alternative("fewer_points", "redeem_points", fewer_points),
+    ),
 )
 
 TRACER = TracerSpec(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from taue.envs.retail.phrases_more import (
     CHANGE_PAYMENT,
+    REFUND_TO_ORIGINAL,
     REFUND_TO_OTHER_CARD,
     RETURN,
     TRACKING,
@@ -393,4 +394,5 @@ BANKS: dict[str, Bank] = {
     "cancel_shipped_order": CANCEL_SHIPPED,
     "reroute_shipped_order": REROUTE_SHIPPED,
     "refund_to_other_card": REFUND_TO_OTHER_CARD,
+    "refund_to_original": REFUND_TO_ORIGINAL,
 }

@@ -178,6 +178,32 @@ REFUND_TO_OTHER_CARD = Bank(
     personas=RETURN_PERSONAS,
 )
 
+REFUND_TO_ORIGINAL = Bank(
+    requests=(
+        "If it can't go there, please refund the return to my {refund} instead.",
+        "Then could the refund for the {items} go to my {refund}, the way I paid?",
+        "In that case, let's do the return anyway, with the money back on my {refund}.",
+        "Alright, refund it to my {refund} then; I still want to send the {items} back.",
+        "If that's not allowed, I'll take the refund on my {refund} instead.",
+        "Could you put the refund on my {refund} then? The return should still go ahead.",
+        "Then please go ahead with the return, refunded to my {refund}.",
+        "Fine, the {refund} I paid with will do for the refund then.",
+    ),
+    wants=("you would take the refund for the {items} on your {refund}, the way you paid",),
+    reasons={"": ("",)},
+    preferences=(
+        "if the refund can't go there, I'll still return the {items} and take the money on my {refund}",
+        "should that method be refused, a refund to my {refund}, the one I paid with, is fine",
+        "if another method isn't allowed, the return can go ahead with the refund on my {refund}",
+        "failing that, I'd take the refund on my {refund} rather than keep the {items}",
+        "if the rules say no, I'll settle for the refund going back to my {refund}",
+        "when that method is ruled out, refunding my {refund} instead works for me",
+        "if it has to go back the way I paid, my {refund} is fine and the return should go ahead",
+        "if my choice is refused, my second choice is the refund on my {refund}",
+    ),
+    personas=RETURN_PERSONAS,
+)
+
 # ----------------------------------------------------------------------------------- default address
 
 UPDATE_ADDRESS = Bank(

@@ -23,7 +23,7 @@ from taue.envs.retail.seed_view import (
     load,
     order_words,
 )
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
+from taue.envs.runtime.authoring import Alternative, Customer, Grounded, Intent, Lookups, TracerSpec, write
 
 
 def _order_bindings(view: RetailView, order: Record, item: Record | None = None) -> dict[str, Any]:
@@ -211,11 +211,42 @@ def return_items(view: RetailView, customer: Customer, rng: random.Random) -> Gr
 
 def refund_to_other_card(view: RetailView, customer: Customer, rng: random.Random) -> Grounded | None:
     for order in _shuffled(view.orders_of(customer.id, "delivered"), rng):
-        original = view.original_method(order)["id"]
-        others = [m for m in view.methods(customer.id, "credit_card", "paypal") if m["id"] != original]
+        original = view.original_method(order)
+        others = [  # named unlike the original: "your PayPal account" must say which one
+            m
+            for m in view.methods(customer.id, "credit_card", "paypal")
+            if describe_method(m) != describe_method(original)
+        ]
         if others:
             return _return(view, order, rng.choice(others), rng, "refund_to_other_card")
     return None
+
+
+def refund_to_original(
+    view: RetailView, customer: Customer, refused: Grounded, rng: random.Random
+) -> Grounded | None:
+    """The policy's alternative to a refund to another card: the same return, refunded to the
+    order's original payment method, which the customer takes."""
+    assert refused.write is not None
+    order = view.orders[refused.write.arguments["order_id"]]
+    returned = set(refused.write.arguments["item_ids"])
+    items = [i for i in order["items"] if i["item_id"] in returned]
+    method = view.original_method(order)
+    slots = {"items": listed([describe_item(i) for i in items]), "refund": describe_method(method)}
+    return Grounded(
+        **BANKS["refund_to_original"].word(rng, slots).fields(),
+        bindings=_order_bindings(view, order, items[0]),
+        write=write(
+            "return_delivered_order_items",
+            order_id=order["order_id"],
+            item_ids=sorted(returned),
+            payment_method_id=method["id"],
+        ),
+        entities=frozenset({order["order_id"]}),
+        known={"refund_instead": describe_method(method)},
+        discoverable={"payment_method_id": method["id"]},
+        evidence=(order["order_id"], method["id"]),
+    )
 
 
 def _return(
@@ -379,6 +410,7 @@ INTENTS = (
         ORDER_READS,
         ("get_order_details",),
         challenge=True,
+        alternative=Alternative("refund_to_original", "return_delivered_order_items", refund_to_original),
     ),
 )
 

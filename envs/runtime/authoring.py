@@ -140,6 +140,41 @@ Ground = Callable[[Any, Customer, random.Random], Grounded | None]
 """(seed view, customer, rng) -> the intent grounded for this customer, or None if it does not fit."""
 
 
+Offer = Callable[[Any, Customer, Grounded, random.Random], Grounded | None]
+"""(seed view, customer, the challenge grounded, rng) -> the allowed write the policy lets the agent
+offer instead of the refused one, worded as a fallback the customer accepts; None if none fits."""
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """What the policy lets the agent offer when it refuses a challenge (airline: a change of flights
+    for a trip that cannot be cancelled). In the challenge's accept branch the customer takes it: the
+    gold makes its write after the challenge's reads (docs/tracer.md, "Policy challenges").
+
+    Its grounder's `request` is the fallback as the customer asks for it after the refusal ("If that
+    can't be done, could you move it to May 14 instead?") and its `preference` the same wish for the
+    instruction ("if that can't be done, moving it to May 14 would work"): it replaces the challenge's
+    preference, which turns every alternative down."""
+
+    name: str
+    """The goal id of the alternative ("change_flight_instead")."""
+    terminal: str
+    """The allowed write."""
+    ground: Offer
+    reads: tuple[str, ...] = ()
+    """Reads the alternative's workflow may pass through after the challenge's."""
+    required: tuple[str, ...] = ()
+    """Reads the gold must include before the write (in the challenge's workflow or the alternative's)."""
+
+    def intent(self, topic: str) -> Intent:
+        """The alternative as an ordinary intent, so that its workflow is walked like any other."""
+        return Intent(self.name, self.terminal, _never, topic, self.reads, self.required)
+
+
+def _never(view: Any, customer: Customer, rng: random.Random) -> Grounded | None:
+    return None  # an alternative is grounded on its challenge (`Alternative.ground`), never alone
+
+
 @dataclass(frozen=True)
 class Intent:
     """A workflow a customer can ask for: it ends in `terminal` and passes through some `reads`."""
@@ -159,6 +194,9 @@ class Intent:
     """A policy challenge: the customer asks for a write the policy forbids; the gold leaves it undone."""
     weight: float = 1.0
     """How often the intent is drawn relative to the others of its kind (ordinary or challenge)."""
+    alternative: Alternative | None = None
+    """A policy challenge: what the policy lets the agent offer instead, which the customer accepts
+    in the challenge's accept branch (`tracer/build.py`, `accepts_alternative`)."""
 
 
 @dataclass(frozen=True)

@@ -317,7 +317,59 @@ SWAP = Bank(
     ),
 )
 
+OTHER_SECTION = Bank(
+    requests=(
+        "If that one is full, could you put me in {section} instead? It meets {meets}.",
+        "Then please register me for {section}, the one that meets {meets}.",
+        "In that case I'll take {section}; it meets {meets}.",
+        "Alright, could I have {section} then? {meets} works for me.",
+        "If there's no seat, please add me to {section} instead, meeting {meets}.",
+        "Then let's go with {section}, which meets {meets}.",
+        "Could you sign me up for {section} then? That's my second choice, {meets}.",
+        "Fine, {section} on {meets} will do if the other one is full.",
+    ),
+    wants=("you would take {section}, which meets {meets}",),
+    reasons={"": ("",)},
+    preferences=(
+        "if that section is full, I'd settle for {section}, which meets {meets}",
+        "should there be no seat, {section} on {meets} works for me too",
+        "if I can't get in, I'll take {section} instead, meeting {meets}",
+        "failing that, {section} ({meets}) is my second choice",
+        "if the rules say no, a seat in {section}, which meets {meets}, is fine",
+        "when that section is ruled out, {section} on {meets} suits me",
+        "if it has to be another section, I'd have {section}, which meets {meets}",
+        "if my first pick is refused, {section} on {meets} is the one I'd take",
+    ),
+)
+
+PREREQUISITE_INSTEAD = Bank(
+    requests=(
+        "If I can't skip the prerequisite, could you put me in {section} instead? It meets {meets}.",
+        "Then please register me for {section} this term, the one that meets {meets}.",
+        "In that case I'll take the prerequisite first: {section}, meeting {meets}.",
+        "Alright, could I have {section} then? {meets} works for me.",
+        "If it can't be waived, please add me to {section} instead, meeting {meets}.",
+        "Then let's do the earlier course now: {section}, which meets {meets}.",
+        "Could you sign me up for {section} then? That's my second choice, {meets}.",
+        "Fine, {section} on {meets} will do so I can take the other course later.",
+    ),
+    wants=("you would take {section}, which meets {meets}, to do the prerequisite first",),
+    reasons={"": ("",)},
+    preferences=(
+        "if the prerequisite can't be waived, I'd settle for taking it now: {section}, which meets {meets}",
+        "should I be refused, {section} on {meets} works for me, so I do the earlier course first",
+        "if I can't get in without it, I'll take {section} this term instead, meeting {meets}",
+        "failing that, the prerequisite itself, {section} ({meets}), is my second choice",
+        "if the rules say no, a seat in {section}, which meets {meets}, is fine for now",
+        "when that course is ruled out, {section} on {meets} suits me as a first step",
+        "if I have to do the earlier course first, I'd have {section}, which meets {meets}",
+        "if my first pick is refused, {section} on {meets} is the one I'd take this term",
+    ),
+)
+
 BANKS: dict[str, Bank] = {
+    "other_section": OTHER_SECTION,
+    "prerequisite_instead": PREREQUISITE_INSTEAD,
     "register": Bank(ADD_REQUESTS, ADD_WANTS, ADD_REASONS, ADD_PREFERENCES, ADD_PERSONAS),
     "register_missing_prerequisite": Bank(
         ADD_REQUESTS, ADD_WANTS, PREREQUISITE_REASONS, REFUSED_ADD_PREFERENCES, ADD_PERSONAS

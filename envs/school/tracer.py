@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
+from taue.envs.runtime.authoring import Alternative, Customer, Grounded, Intent, Lookups, TracerSpec, write
 from taue.envs.school.catalog import DEPARTMENTS, TRANSCRIPT_RECIPIENTS
 from taue.envs.school.phrases import BANKS
 from taue.envs.school.policy_check import check_policy
@@ -168,6 +168,41 @@ def register_after_deadline(view: View, customer: Customer, rng: Rng) -> Grounde
         lambda s: not view.open_to_adds(s) and view.seats_left(s) > 0,
         "register_after_deadline",
     )
+
+
+def prerequisite_instead(view: View, customer: Customer, refused: Grounded, rng: Rng) -> Grounded | None:
+    """The policy's alternative to a course without its prerequisite: a section of the missing
+    prerequisite with a free seat, open to adds and clear of the timetable, which the student takes."""
+    assert refused.write is not None
+    course = view.sections[refused.write.arguments["section_id"]]["course_code"]
+    missing = _missing_prerequisite(view, customer, course)
+    if missing is None or missing[0] == "in_progress":
+        return None
+    options = [
+        s
+        for s in view.sections_of(missing[1])
+        if view.open_to_adds(s)
+        and view.seats_left(s) > 0
+        and _addable(view, customer, s)
+        and _free(view, customer, s)
+    ]
+    return _add(view, customer, rng.choice(options), rng, "prerequisite_instead") if options else None
+
+
+def other_section(view: View, customer: Customer, refused: Grounded, rng: Rng) -> Grounded | None:
+    """The policy's alternative to a full section: another section of the same course with a free
+    seat, open to adds and clear of the student's timetable, which the student takes."""
+    assert refused.write is not None
+    full = view.sections[refused.write.arguments["section_id"]]
+    options = [
+        s
+        for s in view.sections_of(full["course_code"])
+        if s["section_id"] != full["section_id"]
+        and view.open_to_adds(s)
+        and view.seats_left(s) > 0
+        and _free(view, customer, s)
+    ]
+    return _add(view, customer, rng.choice(options), rng, "other_section") if options else None
 
 
 def _refused_add(view: View, customer: Customer, rng: Rng, fits: Any, bank: str) -> Grounded | None:
@@ -514,8 +549,28 @@ INTENTS = (
     intent(transcript, "request_transcript", "ordering transcripts", (ENROL, RECORD, INVOICE), RECORD),
     intent(grade_lookup, RECORD, "checking grades", (ENROL, COURSE), weight=0.15),
     intent(drop_deadline, SECTION, "a drop deadline", (ENROL, COURSE, SECTION), weight=0.15),
-    challenge(register_missing_prerequisite, "register_for_section", "adding a course", ADD_READS, COURSE),
-    challenge(register_full_section, "register_for_section", "adding a course", ADD_READS, COURSE),
+    Intent(
+        "register_missing_prerequisite",
+        "register_for_section",
+        register_missing_prerequisite,
+        "adding a course",
+        ADD_READS,
+        (COURSE,),
+        challenge=True,
+        alternative=Alternative(
+            "prerequisite_instead", "register_for_section", prerequisite_instead, ADD_READS, (COURSE,)
+        ),
+    ),
+    Intent(
+        "register_full_section",
+        "register_for_section",
+        register_full_section,
+        "adding a course",
+        ADD_READS,
+        (COURSE,),
+        challenge=True,
+        alternative=Alternative("other_section", "register_for_section", other_section, ADD_READS, (COURSE,)),
+    ),
     challenge(register_after_deadline, "register_for_section", "adding a course", ADD_READS, COURSE),
     challenge(drop_after_withdrawal_deadline, "drop_section", "dropping a course", DROP_READS, SECTION),
     challenge(overpay, "make_payment", "paying tuition", (ENROL, INVOICE), INVOICE),

@@ -395,6 +395,31 @@ UNSUPPORTED_CYCLE = Bank(
     ),
 )
 
+PAY_SUPPORTED = Bank(
+    requests=(
+        "If you can't take that, could I pay the whole balance by {by} instead?",
+        "Then please take the full balance by {by}.",
+        "In that case, I'll pay what I owe by {by}.",
+        "Alright, could we do the balance by {by} then?",
+        "If that method isn't accepted, I'll settle the balance by {by}.",
+        "Then let's pay off the balance by {by} instead.",
+        "Could you record the full balance paid by {by} then? That's my second choice.",
+        "Fine, {by} works for the whole balance if the other way can't.",
+    ),
+    wants=("you would pay the whole balance by {by}",),
+    reasons={"": ("",)},
+    preferences=(
+        "if that method isn't accepted, I'd settle for paying the whole balance by {by}",
+        "should it be refused, paying the balance by {by} works for me",
+        "if the rules don't allow it, I'll pay by {by} instead",
+        "failing that, {by} is my second choice for the payment",
+        "if the rules say no, paying the full balance by {by} is fine",
+        "when that method is ruled out, {by} suits me for the balance",
+        "if it has to be another method, I'd pay everything by {by}",
+        "if my first choice is refused, {by} is how I'd pay the balance",
+    ),
+)
+
 UNSUPPORTED_METHOD = Bank(
     requests=(
         "I want to pay off my whole balance today with {method}.",
@@ -503,5 +528,6 @@ MORE: dict[str, Bank] = {
     "underage_senior_plan": UNDERAGE_SENIOR_PLAN,
     "unsupported_cycle": UNSUPPORTED_CYCLE,
     "unsupported_method": UNSUPPORTED_METHOD,
+    "pay_supported": PAY_SUPPORTED,
     "backdated_payment": BACKDATED_PAYMENT,
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, Lookups, TracerSpec, write
+from taue.envs.runtime.authoring import Alternative, Customer, Grounded, Intent, Lookups, TracerSpec, write
 from taue.envs.telecom.phrases import BANKS
 from taue.envs.telecom.policy_check import check_policy
 from taue.envs.telecom.rules import BILLING_CYCLES, PAYMENT_METHODS, TODAY
@@ -366,6 +366,24 @@ def unsupported_method(view: TelecomView, customer: Customer, rng: random.Random
     )
 
 
+def pay_supported(
+    view: TelecomView, customer: Customer, refused: Grounded, rng: random.Random
+) -> Grounded | None:
+    """The policy's alternative to a payment by a method it does not take: the same payment of the
+    balance by credit card or bank transfer, which the customer takes."""
+    assert refused.write is not None
+    balance, method = refused.write.arguments["amount"], rng.choice(PAYMENT_METHODS)
+    return Grounded(
+        **BANKS["pay_supported"].word(rng, {"by": METHOD_WORDS[method]}).fields(),
+        bindings={},
+        write=write("record_payment", customer_id=customer.id, amount=balance, method=method, date=TODAY),
+        entities=refused.entities,
+        known={"payment_method_instead": method, "payment_date": TODAY},
+        discoverable={"amount": str(balance), "date": TODAY},
+        evidence=(str(balance), method),
+    )
+
+
 def backdated_payment(view: TelecomView, customer: Customer, rng: random.Random) -> Grounded | None:
     """A payment of the whole balance dated the day of the last (late) payment instead of today."""
     bill = view.billing[customer.id]
@@ -423,7 +441,9 @@ INTENTS = (
            weight=0.4),
     intent(underage_senior_plan, "manage_service", "adding a service", SERVICE_READS[:2], CATALOGUE, True),
     intent(unsupported_cycle, "manage_billing", "changing billing options", BILLING, BILLING, True),
-    intent(unsupported_method, "record_payment", "paying a bill", BILLING, BILLING, True, weight=0.5),
+    Intent("unsupported_method", "record_payment", unsupported_method, "paying a bill", BILLING, BILLING,
+           challenge=True, weight=0.5,
+           alternative=Alternative("pay_supported", "record_payment", pay_supported)),
     intent(backdated_payment, "record_payment", "paying a bill", BILLING, BILLING, True, weight=0.5),
 )  # fmt: skip
 

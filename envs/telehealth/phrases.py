@@ -91,6 +91,30 @@ MOVE_REFUSED_PREFERENCES = (
     "I don't want the visit shifted to a time I haven't agreed to",
     "if it can't be that slot, I'll keep the original appointment",
 )
+MOVE_INSTEAD = Bank(
+    requests=(
+        "If that time can't be had, could you move my {visit} to {new_date} at {new_time} instead?",
+        "Then please put my {visit} on {new_date} at {new_time}; that slot works too.",
+        "In that case, {new_date} at {new_time} would do for my {visit}.",
+        "Alright, could the {visit} go to {new_date} at {new_time} then?",
+        "If the doctor isn't free then, I'll take {new_date} at {new_time} for my {visit}.",
+        "Then let's move my {visit} to {new_date} at {new_time} instead.",
+        "Could you book the {visit} for {new_date} at {new_time} then? That's my second choice.",
+        "Fine, {new_date} at {new_time} for my {visit} works if the other time doesn't.",
+    ),
+    wants=("you would take {new_date} at {new_time} for your {visit}",),
+    reasons={"": ("",)},
+    preferences=(
+        "if that exact time is taken, {new_date} at {new_time} with the same doctor would work for me",
+        "should the doctor not be free then, I'd settle for {new_date} at {new_time}",
+        "if the time I asked for isn't possible, I'll take {new_date} at {new_time} instead",
+        "failing that, {new_date} at {new_time} is my second choice for the visit",
+        "if the schedule says no, moving it to {new_date} at {new_time} is fine",
+        "when that slot is ruled out, {new_date} at {new_time} suits me as well",
+        "if it can't be that slot, I'd have the visit on {new_date} at {new_time}",
+        "if my first time is refused, {new_date} at {new_time} is the one I'd take",
+    ),
+)
 MOVE_PERSONAS = (
     "a night-shift nurse who plans the week around the rota",
     "a sales representative whose calendar changes weekly",
@@ -423,6 +447,7 @@ BANKS: dict[str, Bank] = {
     "move_to_unavailable_slot": Bank(
         MOVE_REQUESTS, MOVE_WANTS, MOVE_REASONS, MOVE_REFUSED_PREFERENCES, MOVE_PERSONAS
     ),
+    "move_instead": MOVE_INSTEAD,
     "cancel_visit": Bank(CANCEL_REQUESTS, CANCEL_WANTS, CANCEL_REASONS, CANCEL_PREFERENCES, CANCEL_PERSONAS),
     "cancel_past_visit": Bank(
         CANCEL_REQUESTS, CANCEL_WANTS, PAST_CANCEL_REASONS, PAST_CANCEL_PREFERENCES, CANCEL_PERSONAS

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, TracerSpec, Wording, write
+from taue.envs.runtime.authoring import Alternative, Customer, Grounded, Intent, TracerSpec, Wording, write
 from taue.envs.telehealth.generate import SPECIALTIES, TODAY
 from taue.envs.telehealth.phrases import BANKS
 from taue.envs.telehealth.policy_check import check_policy
@@ -51,6 +51,20 @@ def move_to_unavailable_slot(view: View, customer: Customer, rng: Rng) -> Ground
         if slot is not None:
             return _move(view, visit, slot, rng, "move_to_unavailable_slot")
     return None
+
+
+def move_instead(view: View, customer: Customer, refused: Grounded, rng: Rng) -> Grounded | None:
+    """The policy's alternative to a slot the provider cannot take: a listed free slot of the same
+    provider, the nearest to the one refused, which the customer takes."""
+    assert refused.write is not None
+    arguments = refused.write.arguments
+    visit = view.appointments[arguments["appointment_id"]]
+    free = [s for s in view.free_slots(visit["provider_id"]) if s != (visit["date"], visit["time"])]
+    if not free:
+        return None
+    wanted = date.fromisoformat(arguments["new_date"])
+    nearest = sorted(free, key=lambda s: (abs((date.fromisoformat(s[0]) - wanted).days), s))[:3]
+    return _move(view, visit, rng.choice(nearest), rng, "move_instead")
 
 
 def _move(view: View, visit: Record, slot: tuple[str, str], rng: Rng, bank: str) -> Grounded:
@@ -468,8 +482,15 @@ INTENTS = (
     ),
     intent(interaction_check, "check_drug_interactions", "checking a new medicine", CHECK_READS, weight=0.25),
     challenge(book_unavailable_slot, "schedule_appointment", "booking a visit", BOOK_READS, *BOOK_READS[1:]),
-    challenge(
-        move_to_unavailable_slot, "reschedule_appointment", "rescheduling a visit", VISIT_READS, *GAD_GPR
+    Intent(
+        "move_to_unavailable_slot",
+        "reschedule_appointment",
+        move_to_unavailable_slot,
+        "rescheduling a visit",
+        VISIT_READS,
+        GAD_GPR,
+        challenge=True,
+        alternative=Alternative("move_instead", "reschedule_appointment", move_instead),
     ),
     challenge(cancel_past_visit, "cancel_appointment", "cancelling a visit", VISIT_READS[:2], GAD_GPR[0]),
     challenge(

@@ -173,6 +173,31 @@ CAR_PREFERENCES = (
 
 BOOK_CAR = Bank(CAR_REQUESTS, CAR_WANTS, CAR_REASONS, CAR_PREFERENCES, TRAVELLERS)
 
+CAR_INSTEAD = Bank(
+    requests=(
+        "If I'm too young for that one, could you book {car} from {dates} instead, {rate} rate, on my {pay}?",
+        "Then please book {car} from {dates}, {rate} rate, with my {pay}.",
+        "In that case, {car} from {dates} will do, {rate} rate, paid with my {pay}.",
+        "Alright, could I have {car} from {dates} then? The {rate} rate, on my {pay}.",
+        "If the age rule says no, I'll take {car} from {dates}, {rate} rate, on my {pay}.",
+        "Then let's rent {car} from {dates} instead, {rate} rate, charged to my {pay}.",
+        "Could you reserve {car} from {dates} then, {rate} rate? My {pay} pays. That's my second choice.",
+        "Fine, {car} from {dates}, {rate} rate, on my {pay} works if the other car can't be had.",
+    ),
+    wants=("you would take {car} from {dates}, {rate} rate, paid with your {pay}",),
+    reasons={"": ("",)},
+    preferences=(
+        "if I'm too young for that car, I'd settle for {car} for the same dates, {rate} rate, on my {pay}",
+        "should the age rule rule it out, {car}, {rate} rate, on my {pay} works for me",
+        "if that car isn't allowed for me, I'll take {car} instead, {rate} rate, paid with my {pay}",
+        "failing that, {car} for the same dates is my second choice, {rate} rate, on my {pay}",
+        "if the rules say no, renting {car}, {rate} rate, with my {pay} is fine",
+        "when that car is ruled out, {car} for the same days suits me, {rate} rate, on my {pay}",
+        "if it has to be another car, I'd have {car}, {rate} rate, charged to my {pay}",
+        "if my first pick is refused, {car} is the one I'd rent, {rate} rate, on my {pay}",
+    ),
+)
+
 YOUNG_DRIVER = Bank(
     requests=CAR_REQUESTS,
     wants=CAR_WANTS,
@@ -469,6 +494,7 @@ BANKS: dict[str, Bank] = {
     "book_hotel": BOOK_HOTEL,
     "book_car": BOOK_CAR,
     "young_driver": YOUNG_DRIVER,
+    "car_instead": CAR_INSTEAD,
     "book_package": BOOK_PACKAGE,
     "change_dates": CHANGE_DATES,
     "change_package": CHANGE_PACKAGE,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from taue.envs.runtime.authoring import Customer, Grounded, Intent, TracerSpec, Wording, write
+from taue.envs.runtime.authoring import Alternative, Customer, Grounded, Intent, TracerSpec, Wording, write
 from taue.envs.travel import rules
 from taue.envs.travel.phrases import BANKS
 from taue.envs.travel.policy_check import check_policy
@@ -121,33 +121,58 @@ def _car(view: TravelView, customer: Customer, rng: random.Random, young: bool) 
         return None
     trip, city = found
     pick_up, drop_off = view.new_dates(trip, rng, 6)
-    age = rules.age_on(view.customers[customer.id]["date_of_birth"], pick_up)
-    offers = [
-        c
-        for c in view.cars.values()
-        if c["city"] == city
-        and c["cars_left"] >= 1
-        and (age < c["min_driver_age"] if young else age >= c["min_driver_age"])
-    ]
+    offers = _cars(view, customer, city, pick_up, old_enough=not young)
     if not offers:
         return None
-    car, rate = (
-        rng.choice(sorted(offers, key=lambda c: c["car_id"])),
-        rng.choice(("flexible", "non_refundable")),
+    car, rate = rng.choice(offers), rng.choice(("flexible", "non_refundable"))
+    bank = "young_driver" if young else "book_car"
+    return _rent(view, customer, trip, card, car, (pick_up, drop_off), rate, bank, rng)
+
+
+def car_instead(
+    view: TravelView, customer: Customer, refused: Grounded, rng: random.Random
+) -> Grounded | None:
+    """The policy's alternative to a car the customer is too young for: a car of the same city and
+    dates whose minimum age they meet, which the customer takes."""
+    assert refused.write is not None
+    wanted = refused.write.arguments
+    city = view.cars[wanted["car_id"]]["city"]
+    offers = _cars(view, customer, city, wanted["pick_up_date"], old_enough=True)
+    card = (wanted["payment_method_id"], dict(view.cards(customer.id))[wanted["payment_method_id"]])
+    trip, dates = view.itineraries[wanted["itinerary_id"]], (wanted["pick_up_date"], wanted["drop_off_date"])
+    return (
+        _rent(view, customer, trip, card, rng.choice(offers), dates, wanted["rate"], "car_instead", rng)
+        if offers
+        else None
     )
-    pay, dates = method_words(card[1]), span_words(pick_up, drop_off)
+
+
+def _cars(view: TravelView, customer: Customer, city: str, pick_up: str, old_enough: bool) -> list[Record]:
+    age = rules.age_on(view.customers[customer.id]["date_of_birth"], pick_up)
+    return sorted(
+        (c for c in view.cars.values()
+         if c["city"] == city and c["cars_left"] >= 1 and (age >= c["min_driver_age"]) == old_enough),
+        key=lambda c: c["car_id"],
+    )  # fmt: skip
+
+
+def _rent(
+    view: TravelView,
+    customer: Customer,
+    trip: Record,
+    card: tuple[str, Record],
+    car: Record,
+    dates: tuple[str, str],
+    rate: str,
+    bank: str,
+    rng: random.Random,
+) -> Grounded:
+    (pick_up, drop_off), city = dates, car["city"]
+    pay, span = method_words(card[1]), span_words(pick_up, drop_off)
     noun = CAR_WORDS[car["car_class"]]
     what = f"{'an' if noun[0] in 'aeiouS' else 'a'} {noun} from {car['company']} in {city}"
-    said = wording(
-        "young_driver" if young else "book_car",
-        rng,
-        rate,
-        itinerary=f"'{trip['title']}'",
-        car=what,
-        dates=dates,
-        rate=RATE_WORDS[rate],
-        pay=pay,
-    )
+    said = wording(bank, rng, rate, itinerary=f"'{trip['title']}'", car=what, dates=span,
+                   rate=RATE_WORDS[rate], pay=pay)  # fmt: skip
     return _new(
         view,
         "car",
@@ -157,25 +182,14 @@ def _car(view: TravelView, customer: Customer, rng: random.Random, young: bool) 
         card,
         **said.fields(),
         bindings={"city": city, "pick_up_date": pick_up, "drop_off_date": drop_off},
-        write=write(
-            "book_car_rental",
-            customer_id=customer.id,
-            itinerary_id=trip["itinerary_id"],
-            car_id=car["car_id"],
-            pick_up_date=pick_up,
-            drop_off_date=drop_off,
-            rate=rate,
-            payment_method_id=card[0],
-        ),
-        known={
-            "car": f"{noun} from {car['company']}",
-            "pick_up_date": pick_up,
-            "drop_off_date": drop_off,
-            "rate": RATE_WORDS[rate],
-        },
+        write=write("book_car_rental", customer_id=customer.id, itinerary_id=trip["itinerary_id"],
+                    car_id=car["car_id"], pick_up_date=pick_up, drop_off_date=drop_off, rate=rate,
+                    payment_method_id=card[0]),
+        known={"car": f"{noun} from {car['company']}", "pick_up_date": pick_up, "drop_off_date": drop_off,
+               "rate": RATE_WORDS[rate]},
         discoverable={"car_id": car["car_id"], "payment_method_id": card[0]},
         evidence=(car["car_id"], pick_up),
-    )
+    )  # fmt: skip
 
 
 def book_car(view: TravelView, customer: Customer, rng: random.Random) -> Grounded | None:
@@ -570,7 +584,7 @@ INTENTS = (
     Intent("uncovered_claim", "file_insurance_claim", uncovered_claim, "an insurance claim", INSURANCE,
            POLICY, challenge=True),
     Intent("young_driver", "book_car_rental", young_driver, "renting a car", *_search("car_rentals"),
-           challenge=True),
+           challenge=True, alternative=Alternative("car_instead", "book_car_rental", car_instead)),
 )  # fmt: skip
 
 

@@ -38,7 +38,8 @@ async def test_built_tasks_pass_every_check_and_record_their_stages() -> None:
         stages = task.provenance.stages
         assert task.provenance.source == "tracer" and stages["intents"] and stages["paths"]
         assert stages["condition"] == task.condition_id or task.emotion is None
-        assert len(stages["paths"]) == len(stages["intents"]) == len(task.user_scenario.goals)
+        needs = len(stages["intents"]) + len(stages["alternatives"])  # an accepted alternative: a goal
+        assert len(stages["paths"]) == needs == len(task.user_scenario.goals)
     challenge = emotional[3]  # every 7th evaluation position from the 4th holds a policy challenge
     assert challenge.provenance.stages["challenges"] and challenge.provenance.stages["broken_rules"]
     assert any(goal.refusal_expected and goal.refusal_reason for goal in challenge.user_scenario.goals)

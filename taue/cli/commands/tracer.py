@@ -314,7 +314,8 @@ def _print_stats(entry: dict) -> None:
         conditions = s["conditions"]
         typer.echo(
             f"  {split}: {s['tasks']} tasks, gold calls mean {s['gold_calls']['mean']} "
-            f"{s['gold_calls']['distribution']}, refusal share {s['refusal_share']:.0%}, "
+            f"{s['gold_calls']['distribution']}, refusal share {s['refusal_share']:.0%} "
+            f"(accept {s['challenge_branches']['accept']}, decline {s['challenge_branches']['decline']}), "
             f"{conditions['distinct']} distinct conditions"
         )
         typer.echo(f"    intents per task {s['intents_per_task']}; intents {s['intents']}")
