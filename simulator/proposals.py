@@ -168,6 +168,8 @@ def proposed_goals(
         weights = {m: w / spread[m] for m, w in actions[id(candidate)].items()}
         if not parts[2] & weights.keys() or _names_another_record(candidate, candidates, words):
             continue
+        if _names_part_of_a_list(target, words):
+            continue  # "seats B3 to B10" proposes 8 seats, not the 10 of another write
         values = [*key_values(target), *request_entities(goal.request)]
         valued = _named(words, values)
         if valued or not conflict:
@@ -206,6 +208,16 @@ def _record_ids(target: Target) -> dict[str, str]:
         for name, value in target.arguments.items()
         if isinstance(value, str) and (name == "id" or name.endswith("_id"))
     }
+
+
+def _names_part_of_a_list(target: Target, words: list[str]) -> bool:
+    """The message names some but not all items of one of the write's lists (its seats, its items)."""
+    for value in target.arguments.values():
+        if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
+            named = sum(1 for item in value if contains(words, item))
+            if 0 < named < len(value):
+                return True
+    return False
 
 
 def _names_another_record(candidate: Candidate, candidates: list[Candidate], words: list[str]) -> bool:

@@ -109,11 +109,11 @@ async def test_offers_options_listing_orders_with_their_status_scores_like_the_o
 
 
 async def test_plan_announcer_announces_then_reports_in_the_passive(played) -> None:
-    episodes = await played("plan-announcer", "bank-051", "telehealth-011")
-    assert {t: r.reward for t, r in episodes.items()} == {"bank-051": 1, "telehealth-011": 1}
-    messages = said(episodes["bank-051"])
+    episodes = await played("plan-announcer", "bank-001", "telehealth-011")
+    assert {t: r.reward for t, r in episodes.items()} == {"bank-001": 1, "telehealth-011": 1}
+    messages = said(episodes["bank-001"])
     assert any("Here is what I'd change:\n\n- " in m for m in messages)
-    assert "A loan payment has been made (loan id LN-540552" in " ".join(messages)
+    assert "A loan payment has been made (loan id LN-213830" in " ".join(messages)
 
 
 def test_the_paraphrased_refusals_keep_none_of_the_listed_phrases() -> None:
@@ -141,15 +141,15 @@ def test_every_paraphrased_refusal_states_its_rule_for_the_user() -> None:
 
 
 async def test_policy_paraphraser_refuses_in_its_own_words(played) -> None:
-    episodes = await played("policy-paraphraser", "airline-011")
-    record = episodes["airline-011"]
+    episodes = await played("policy-paraphraser", "airline-004")
+    record = episodes["airline-004"]
     reasons = [
         p
-        for g in local_catalog("airline").task_index["airline-011"].user_scenario.goals
+        for g in local_catalog("airline").task_index["airline-004"].user_scenario.goals
         for p in g.refusal_reason
     ]
     first = said(record)[0]
-    assert first.startswith("I'm afraid I can't do that for GSKZED") and not any(
+    assert first.startswith("I'm afraid I can't do that for JZGZXN") and not any(
         contains(first, p) for p in reasons
     )
     assert all(m.startswith("I checked this against our policy.") for m in said(record)[1:])
