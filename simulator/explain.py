@@ -69,6 +69,7 @@ def explain(message: str, task: Task, tools: Mapping[str, str] | None = None) ->
             ("open question", bool(reading.open_questions)),
             ("completion claim", reading.claims_completion),
             ("refusal", reading.refuses),
+            ("search found nothing", reading.found_nothing),
             ("information", reading.informs),
             ("acknowledgement", reading.acknowledges),
             ("tool-error leak", reading.leaks_error),

@@ -60,6 +60,9 @@ class Reading:
     """A refusal statement that gives a reason ("because", "our policy", "not eligible", …)."""
     acknowledges: bool = False
     leaks_error: bool = False
+    found_nothing: bool = False
+    """A search that came back empty ("I couldn't find any other flights"): a lookup's outcome, no
+    refusal; the user goes on with its need."""
     informs: bool = False
     """A statement that tells the user something: a value, a state, a finding, a policy."""
 

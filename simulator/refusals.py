@@ -62,7 +62,8 @@ TRANSACTIONS = (
 )
 RECORD_FAILED = (
     rf"{TRANSACTIONS} (?:(?:has|have) )?failed|"
-    rf"{TRANSACTIONS} (?:was|were|is|are|has been|have been) not (?:made|done|completed|processed|placed)"
+    rf"{TRANSACTIONS} (?:was|were|is|are|has been|have been) not (?:made|done|completed|processed|placed)|"
+    rf"{TRANSACTIONS} (?:then |just )?(?:does|did) not (?:work|go through)"
 )
 """A transaction said to have failed ("your booking failed", "the purchase was not made")."""
 FAILURES = re.compile(
@@ -71,7 +72,7 @@ FAILURES = re.compile(
     r"(?:have|has) not been able to|did not work|was not confirmed|were not confirmed|"
     r"there (?:was|were) (?:an? )?(?:issue|problem|error)s? (?:with |while |when )?\w+ing|"
     r"(?:is|are|was|were) (?:fully booked|sold out|full(?!-)|booked up)|"
-    r"(?:is|are|was|were) (?:not|no longer) available|(?:isn't|aren't|wasn't|weren't) available|unavailable|"
+    r"(?:'s|is|are|was|were) (?:not|no longer) available|(?:isn't|aren't|wasn't|weren't) available|unavailable|"
     r"there (?:is|are|was|were) (?:no|not any) (?:\w+ ){0,2}"
     r"(?:available|openings?|availability|tickets|rooms|slots|spots)|"
     r"not pos{1,2}ible|couldnot|no can do|(?:is|are) not confirmed|"
@@ -82,6 +83,20 @@ FAILURES = re.compile(
 )
 """A report that the action failed ("the booking could not be made", "it didn't go through"); failing to
 find something is a lookup's outcome, not a refusal."""
+
+
+FOUND_NOTHING = re.compile(
+    r"\b(?:could not|was not able to|were not able to|did not|have not|has not|cannot|unable to)"
+    r" (?:find|found|locate|see) (?:any|anything|anyone|another|other|more|a|an)\b|"
+    r"(?<!if )(?<!whether )\bthere(?:'s| is| are| was| were) (?:no|nothing|no one|nobody|not any) ?"
+    r"(?:else|other|others|more|further)\b|"
+    r"\b(?:that|this|it) (?:is|was) the only (?:\w+ ){0,3}(?:event|one|option|result|match|movie|show|"
+    r"film|place|restaurant|hotel|house|flat|apartment|doctor|dentist|stylist|salon|flight|bus|train|car|"
+    r"room|attraction|song|ticket)s?\b"
+)
+"""A search that came back empty ("I couldn't find any other flights", "there is nothing else", "that
+is the only one on that date"): the outcome of a lookup, which the user reads apart from a refusal
+(nothing it asked for was refused: there is simply nothing more to offer)."""
 
 
 def without_sympathy(text: str) -> str:

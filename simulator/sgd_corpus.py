@@ -16,7 +16,7 @@ and its SGD acts are mapped to the reader's (docs/simulator.md, "The Schema-Guid
 |---|---|---|
 | `confirmation` | CONFIRM, OFFER_INTENT (not scored on other OFFER turns) | `asks_confirmation` |
 | `completion_claim` | NOTIFY_SUCCESS | `claims_completion` |
-| `failure` | NOTIFY_FAILURE | `refuses` or `leaks_error` |
+| `failure` | NOTIFY_FAILURE | `refuses`, `leaks_error` or `found_nothing` |
 | `request` | REQUEST without values | a fact asked or guessed; right when it is a requested slot |
 | `choice` | REQUEST with ≥ 2 values, OFFER of ≥ 2 values of a slot | `offers_choice`, `choices`, `options` |
 | `request_slot` | each slot of a REQUEST without values | the facts read (counted per slot) |
@@ -244,7 +244,7 @@ def got(reading: Reading, turn_gold: Gold) -> Got:
     return Got(
         confirmation=reading.asks_confirmation,
         completion_claim=reading.claims_completion,
-        failure=reading.refuses or reading.leaks_error,
+        failure=reading.refuses or reading.leaks_error or reading.found_nothing,
         facts=facts,
         choice=reading.offers_choice or bool(reading.choices or reading.options),
         verification=bool(reading.verified),

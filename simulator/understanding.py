@@ -115,7 +115,7 @@ from taue.simulator.question_types import (
     which_fact,
 )
 from taue.simulator.reading import Reading
-from taue.simulator.refusals import EMPATHY_PHRASES, FAILURES, without_sympathy
+from taue.simulator.refusals import EMPATHY_PHRASES, FAILURES, FOUND_NOTHING, without_sympathy
 
 __all__ = ["FactBook", "Reading", "best_guess", "comparable", "normalise", "read_message", "sentences"]
 
@@ -299,9 +299,16 @@ def _lead_claim(question: str, reading: Reading) -> None:
 
 
 def refuses(sentence: str) -> bool:
-    """The sentence refuses or reports a failure (sympathy and policy checks aside)."""
+    """The sentence refuses or reports a failure (sympathy, policy checks and searches that came back
+    empty aside: "I'm afraid I was unable to find any other flights" refuses nothing)."""
     lowered = without_sympathy(expand(normalise(QUOTED.sub(" ", sentence))))
+    if FOUND_NOTHING.search(lowered):
+        lowered = HEDGES.sub(" ", FOUND_NOTHING.sub(" ", lowered))
     return has(lowered, REFUSALS) or bool(FAILURES.search(lowered))
+
+
+HEDGES = re.compile(r"\b(?:i'm|i am|we're|we are) afraid\b")
+"""Softeners that make a refusal's tone, not a refusal: read so only beside an empty search."""
 
 
 def _read_statement(sentence: str, reading: Reading, book: FactBook) -> None:
@@ -317,6 +324,7 @@ def _read_statement(sentence: str, reading: Reading, book: FactBook) -> None:
         reading.informs = reading.informs or bool(VALUE.search(sentence)) or has(f" {lowered}", INFO_PHRASES)
     if refusing:
         reading.refuses = True
+    reading.found_nothing = reading.found_nothing or bool(FOUND_NOTHING.search(lowered))
     if has(lowered, OPEN_OFFERS):
         reading.statement_offers += 1
     # A reason may come in the refusal ("…: it is past the deadline") or in a sentence of its own.

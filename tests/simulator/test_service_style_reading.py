@@ -64,6 +64,8 @@ def test_a_failure_beside_an_attribute_in_one_sentence_is_still_a_failure() -> N
         "Sorry, they are all booked.",
         "Sorry, there weren't any tickets left for that show.",
         "Sorry. No can do.",
+        "I'm sorry but it's not available.",
+        "Then the reservation does not work, sorry.",
     ],
 )
 def test_a_failure_said_as_a_state_is_a_failure(message: str) -> None:
@@ -81,6 +83,37 @@ def test_a_failure_said_as_a_state_is_a_failure(message: str) -> None:
 )
 def test_a_description_or_a_lookup_that_found_nothing_is_no_failure(message: str) -> None:
     assert not read_message(message, FactBook(names=["name"])).refuses
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Sorry, I couldn't find any other flights on that day.",
+        "I'm afraid there's nothing else that matches.",
+        "There are no other showings tonight.",
+        "That is the only Italian place in town.",
+        "I haven't found another slot with that doctor.",
+        "Apologies, there is no one else free on Friday.",
+        "I'm afraid I was unable to find any other flights.",
+    ],
+)
+def test_a_search_that_came_back_empty_is_read_apart_from_a_refusal(message: str) -> None:
+    reading = read_message(message, FactBook(names=["name"]))
+    assert reading.found_nothing
+    assert not reading.refuses
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "If there is nothing else, have a lovely evening.",
+        "I found two other flights that day.",
+        "There are other options too.",
+        "It is the only way to get there by train, and it leaves at 9.",
+    ],
+)
+def test_a_finding_or_a_farewell_is_no_empty_search(message: str) -> None:
+    assert not read_message(message, FactBook(names=["name"])).found_nothing
 
 
 def test_a_sentence_typed_without_a_space_after_its_full_stop_ends_there() -> None:

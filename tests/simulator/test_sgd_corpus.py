@@ -27,9 +27,11 @@ from taue.simulator.sgd_corpus import (
     evaluate,
     fact_books,
     gold,
+    got,
     load_turns,
     service_slots,
 )
+from taue.simulator.understanding import Reading
 from tests.paths import ROOT
 
 SGD = sgd_data()
@@ -143,6 +145,13 @@ def test_the_report_counts_each_act_as_written() -> None:
     assert not report.meets_targets()
 
 
+def test_an_empty_search_counts_as_a_failure_notice() -> None:
+    """SGD's NOTIFY_FAILURE covers "no other results" too; the reader keeps it apart (`found_nothing`)."""
+    notice = _turn(SgdAct(act="NOTIFY_FAILURE"))
+    assert got(Reading(found_nothing=True), gold(notice)).failure
+    assert not got(Reading(informs=True), gold(notice)).failure
+
+
 def test_rates_targets_and_what_the_json_holds() -> None:
     score = ActScore(tp=3, fp=1, fn=2, target=0.95)
     assert (score.precision, score.recall, score.met) == (0.75, 0.6, False)
@@ -192,6 +201,13 @@ def test_no_sgd_utterance_is_copied_into_the_project(turns) -> None:
 @needs_sgd
 def test_the_full_read_is_quick(full_report) -> None:
     assert full_report.turns == 19384 and full_report.seconds < 60
+
+
+@needs_sgd
+def test_choices_and_failures_stay_at_target(full_report) -> None:
+    """The acts that reached 95 % precision and recall keep it (the others: the expected failure below)."""
+    for act in ("choice", "failure"):
+        assert full_report.scores[act].met, (act, full_report.scores[act])
 
 
 @needs_sgd
