@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from taue.simulator.claims import claim
 from taue.simulator.facts import content_words
-from taue.simulator.lexicon import is_lookup, is_verb, meaning, phrase_meanings
+from taue.simulator.lexicon import is_lookup, is_verb, meaning, phrase_meanings, wordset
 from taue.simulator.phrases import (
     ASKS_USER,
     AUXILIARIES,
@@ -169,7 +169,40 @@ def reads_back(sentence: str) -> bool:
     named = NAMED_READBACK.match(lowered) and PROPER_NAME.search(sentence)
     detailed = VALUE.search(lowered) or AGENT_ACTION.search(lowered) or named
     playing = PLAYING.match(sentence)
-    return bool((READBACK.match(lowered) and detailed) or playing) and not claim(sentence)
+    return bool((READBACK.match(lowered) and detailed) or playing or bare_details(lowered)) and not claim(
+        sentence
+    )
+
+
+def bare_details(lowered: str) -> bool:
+    """ "mets vs braves march 13th new york 2 tickets": a booking's details and nothing else, with the
+    party it is for. A search result reads the same but prices or rates what it found ("$463",
+    "4.3 rating"), and a sentence with a subject or a verb's auxiliary says more than details."""
+    words = WORD.findall(lowered)
+    return (
+        PARTY.search(lowered) is not None
+        and len(DETAIL_VALUE.findall(lowered)) >= 2
+        and "$" not in lowered
+        and not ({"rating", "rated", "stars"} & set(words))
+        and not (SAYS_MORE & set(words))
+    )
+
+
+PARTY = re.compile(
+    r"\b\d+ (?:people|persons?|tickets?|rooms?|seats?|days?|nights?|riders?|passengers?|adults?|guests?)\b"
+    r"|\bfor \d{1,2}\b(?! ?(?:[ap]m|[-:./]))"
+)
+"""Whom or how much a booking is for: "2 people", "3 rooms", "for 4"."""
+DETAIL_VALUE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d+(?:st|nd|rd|th)?\b"
+    r"|\b(?:today|tomorrow)\b|\d[\d,.:]*(?: ?[ap]m)?"
+)
+SAYS_MORE = wordset(
+    "i i'm i've i'll you you're you'd you've you'll we we're we'll they it it's he she is are was were am "
+    "be been will would can could shall should may might must have has had do does did there there's "
+    "that's this"
+)
+"""Subjects and auxiliaries: a sentence with one of them is a statement, not bare details."""
 
 
 NAMED_READBACK = re.compile(

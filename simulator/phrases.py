@@ -275,7 +275,7 @@ BOOKING_VERBS = r"(?:book|reserve|play|rent|buy|schedule|set|make|transfer|send|
 DECLARATIVE_CHECK = re.compile(
     r"^(?:(?:ok(?:ay)?|alright|so|and|great|sure|just|then)[,.]?\s+)*"
     r"(?:you(?:'d|'re| (?:instead |still |also |just |really )?(?:would|want|wish|will))\b"
-    r"|(?:you'll|i should) (?:\w+ )?" + BOOKING_VERBS + r"\b"
+    r"|(?:you'll|i should) (?:\w+ )?" + BOOKING_VERBS + r"\b|you'll be \w+ing\b"
     r"|so (?:a|an|the|that)\b|that(?:'s| is| will be)\b"
     r"|this (?:is|will be)\b|a (?:table|reservation|booking|ticket|ride|room|transfer|appointment)\b)"
 )
@@ -283,6 +283,8 @@ DECLARATIVE_CHECK = re.compile(
 the action's details with the user (one naming no wh-word)."""
 TAG_CHECK = re.compile(
     r"\b(?:is (?:it|that|this|everything|all(?: of)? (?:that|this)) (?:right|correct|ok(?:ay)?|fine|good)"
+    r"|is (?:this|that|it) what you (?:want|wanted|need|asked for|meant|had in mind|would like)\b"
+    r"|is (?:this|that) (?:acceptable|your desire)\b|do i understand(?: you)? correct(?:ly)?\b"
     r"|do i have (?:that|this|it|everything) (?:right|correct)|does (?:that|this|everything) (?:sound|look) "
     r"(?:right|correct|good|ok(?:ay)?)|(?:,\s*|\s)(?:right|okay|ok|correct)\s*[?.]?\s*$)"
 )
@@ -303,7 +305,9 @@ INTENT_OFFER = re.compile(
     r"|(?:are|were) you (?:looking|thinking|planning|wanting|hoping|ready|interested)(?: to| of| in| about)?"
     r"|(?:can|could|may|shall) i (?:assist|help) you (?:in|with)"
     r"|(?:do )?you (?:need|require)(?: me)? to|are you willing to|(?:any|do you have a(?:ny)?) plans? to"
-    r"|(?:can|could|may|shall) i (?:book|buy|reserve|rent|purchase|grab)\b"
+    r"|(?:can|could|may|shall) i (?:book|buy|reserve|rent|purchase|grab|make|schedule|set up)\b"
+    r"|(?:do|did|would) you wanna (?=\w)|(?:should|shall) we\b"
+    r"|(?:please )?let me know if you (?:wish|want|would like|'d like) to\b"
     r"|(?:make|book|reserve|buy|purchase|rent|schedule|play|transfer|add|send|order|get)\b)"
 )
 """'Want to book this car?', 'Were you thinking of making a transfer?', 'Make a transfer?': the agent
@@ -314,7 +318,8 @@ TRANSACTION = re.compile(
 )
 HELP_MORE = re.compile(
     r"\b(?:can|could|may|shall) i (?:still |further |also |now )?(?:help|assist) you\b"
-    r"(?! (?:to |with (?!anything|something)))"
+    r"(?! (?:to |with (?!anything|something)|in \w+ing\b"
+    r"|(?:book|reserve|make|buy|rent|schedule|set up|get)\b))"
     r"|\b(?:need|needing|want|like|require) (?:any |some )?(?:more|further|additional|other|else|extra) "
     r"(?:help|assistance)\b|\bassist you with (?:anything|something) (?:else|more)\b|\bneed another\b"
     r"|\bwill that be all\b|\banything (?:else )?(?:i|we) can (?:help|assist|do)\b"

@@ -164,6 +164,7 @@ QUESTION_OPENING = re.compile(
     r" (?:is|are|do|does|did|will|would|should|can|could|shall)"
     r"|(?:which|what|how) (?:\w+ ){1,3}(?:do|does|did|will|would|should|can|could|shall) (?:you|i|we)"
     r"|please let me (?:have|know) (?:your|you|the)"
+    r"|do i have (?:that|this|it|everything) (?:right|correct)|does (?:that|this|everything) (?:sound|look)"
     r")\b"
 )
 """'Would you like to purchase tickets.': a question without its question mark."""
