@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from enum import IntEnum
 
-from taue.simulator.lexicon import LIGHT_VERBS, is_lookup, is_past_form, lemma, meaning, wordset
+from taue.simulator.lexicon import LIGHT_VERBS, is_lookup, is_past_form, is_verb, lemma, meaning, wordset
 
 WINDOW = 4
 SUBORDINATORS = frozenset({"after", "before", "once", "until", "unless", "if", "whether", "when", "whenever"})
@@ -56,6 +56,21 @@ UNDERWAY = (
     "is being processed",
     "are being processed",
     "is processing",
+    "it is playing",
+    "playing it now",
+    "be playing your",
+    "begin playing",
+    "start playing",
+    "enroute",
+    "its on the way",
+    "have fun with the song",
+    "have fun with your song",
+    "have fun with the music",
+    "have fun with your music",
+    "happy listening",
+    "good listening",
+    "enjoy the tunes",
+    "enjoy your listening",
 )
 """A change said to be under way: a report in words the user cannot be sure of (`Claim.WEAK`)."""
 STATE_PHRASES = (
@@ -133,6 +148,8 @@ _CONTRACTIONS = {
     "that's": "that is",
     "everything's": "everything is",
     "you've": "you have",
+    "they've": "they have",
+    "they're": "they are",
 }
 _WORD = re.compile(r"[a-z0-9']+")
 _IS_BEEN = re.compile(r"\bis ((?:all |now |just |already )?)been\b")
@@ -169,9 +186,13 @@ DETERMINERS = frozenset({"the", "a", "an", "your", "my", "our", "their", "this",
 
 
 def _preposition(words: list[str], index: int) -> bool:
-    """ "to" before a determiner is a preposition ("your visit to the flat has been booked"), not the
-    mark of a verb to come ("going to have it cancelled")."""
-    return words[index] == "to" and words[index + 1 : index + 2] != [] and words[index + 1] in DETERMINERS
+    """ "to" before a determiner or a word that is no verb is a preposition ("your visit to the flat
+    has been booked", "the visit to apartment 4 is scheduled"), not the mark of a verb to come ("going
+    to have it cancelled")."""
+    following = words[index + 1 : index + 2]
+    if words[index] != "to" or not following:
+        return False
+    return following[0] in DETERMINERS or not is_verb(following[0])
 
 
 def _change_verb(word: str) -> bool:
@@ -196,7 +217,7 @@ def _telegraphic_claim(words: list[str]) -> Claim:
         return Claim.NONE
     for index, word in enumerate(words):
         if index not in (0, len(words) - 1) or not (
-            meaning(word).startswith("class:") and is_past_form(word)
+            (meaning(word).startswith("class:") or word in SET_GOING) and is_past_form(word)
         ):
             continue  # a headline's verb opens or closes it; "airline cancelled flight" is a story
         if words[index - 1 : index] in (["status"], ["state"]):
@@ -259,8 +280,10 @@ def _state_ends(words: list[str], end: int) -> bool:
 def _plain_subject(subject: list[str]) -> bool:
     """ "The visit is scheduled.", "Tickets are reserved.", "Transfer is initiated.", "Your visit to the
     flat is planned.": a clause that is only its subject and state."""
-    return subject[:1] in (["the"], ["your"]) or (
-        len(subject) == 1 and (subject[0].endswith("s") or subject[0] in BOOKED_THINGS)
+    return (
+        subject[:1] in (["the"], ["your"])
+        or (len(subject) == 1 and (subject[0].endswith("s") or subject[0] in BOOKED_THINGS))
+        or (subject[:1] != [] and subject[0] in BOOKED_THINGS and subject[1:2] in (["to"], ["at"], ["for"]))
     )
 
 
@@ -305,9 +328,20 @@ def _perfect_passive(words: list[str]) -> Claim:
 def _final_passive(words: list[str]) -> Claim:
     """ "The transfer was initiated.", "Reservation was made.": a plain "was" + past form that ends the
     clause reports (with a date or a means after it, "was booked on May 1", it tells history)."""
+    words = _without_tail(words)
     if len(words) < 3 or words[-2] not in ("was", "were") or not _free(words, len(words) - 2):
         return Claim.NONE
     return Claim.WEAK if _reported(words[-1]) and lemma(words[-1]) not in AUXILIARIES else Claim.NONE
+
+
+def _without_tail(words: list[str]) -> list[str]:
+    """The clause less a closing "for you" or "to your list" ("The alarm was added to your list."),
+    which says for whom, not when or how (as "on May 1" or "with Visa" would)."""
+    if words[-2:] == ["for", "you"]:
+        return words[:-2]
+    if len(words) > 3 and words[-3:-1] == ["to", "your"]:
+        return words[:-3]
+    return words
 
 
 def _perfect(before: list[str]) -> bool:
@@ -345,6 +379,8 @@ def _phrase_claim(words: list[str]) -> Claim:
                 continue  # "…; status completed": a record's data
             if phrase in THROUGH and words[index + 2 : index + 3] and words[index + 2] in REVIEWED:
                 continue  # "I've gone through everything carefully": a review
+            if phrase == "it is playing" and words[index + 3 : index + 4] not in ([], ["now"]):
+                continue  # "It's playing on March 14th": an event's showing, not a song started
             if phrase in UNDERWAY:
                 best = Claim.WEAK  # "the song is playing": a change under way; it accuses nobody
                 continue
@@ -442,7 +478,8 @@ BOOKED = re.compile(
     r"(?:booked|reserved|scheduled|registered|enrolled)\b"
     r"|\byou(?: have|'ve)? got (?:your |the |a |\d+ |all )?"
     r"(?:seat|ticket|table|car|room|ride|reservation)s?\b"
-    r"|\b(?:the |your )?(?:seat|ticket|table|car|room)s? (?:is|are) yours\b"
+    r"|\b(?:the |your )?(?:seat|ticket|table|car|room)s? (?:is|are) (?:all |absolutely |now )?yours\b"
+    r"|^(?:so |ok |okay |then )?you are (?:all |hereby )?set(?: then| with it| now)?$|\byou are hereby\b"
     r"|^(?:so |now |and )?you (?:have|got) (?:a |your |the |\d+ |\w+ )?(?:tickets|car|seats|table|rental)$"
     r"|^confirmed$"
     r"|^(?:your |the )?(?:reservation|booking|appointment|purchase|order|transfer|payment|rental)s? "
@@ -451,6 +488,14 @@ BOOKED = re.compile(
     r"transfer|cancel|change|update|move|add|set|send|place|buy|purchase|rent|order|pay)\b"
 )
 """'You're booked.', 'I was able to book it.'"""
+HELD_FOR_YOU = re.compile(
+    r"^it (?:was|has been|is now) confirmed$"
+    r"|\byou have (?:a|an|your) (?:\w+ )?"
+    r"(?:visit|appointment|car|table|reservation|booking|ride|room|ticket)s? "
+    r"(?:scheduled|booked|reserved|waiting)\b"
+)
+"""'It was confirmed.', 'You have a visit scheduled.': what was just booked, or what the customer
+already holds (a status); a report in words that never accuse."""
 CONFIRMED_BOOKING = re.compile(
     r"\b(?:reservation|booking|appointment|ticket|tickets|purchase|order|transfer|payment|ride|table|"
     r"visit|rental|room|rooms|event|schedule)\b[^.;]{0,40}"
@@ -487,4 +532,6 @@ def _booking_claim(text: str) -> Claim:
         near = text[: found.start()].split()[-3:] + text[found.start() : found.end()].split()
         negated = any(w in NEGATIONS or w.endswith("n't") for w in near)
         return Claim.NONE if negated else Claim.STRONG
-    return Claim.NONE
+    held = HELD_FOR_YOU.search(text)
+    negated = held is not None and any(w in NEGATIONS for w in text[: held.start()].split()[-3:])
+    return Claim.WEAK if held and not negated else Claim.NONE

@@ -27,11 +27,11 @@ _LEFTOVER_EMPHASIS = re.compile(r"\*{1,3}|(?<!\w)_{1,3}|_{1,3}(?!\w)")
 _SENTENCE_BREAK = re.compile(
     r"(?<=[.?!])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\b[A-Z]\.)\s+(?!\()"
     r"(?<!!\s(?=or |and ))"
-    r"|(?<=[.?!][\"'”’])\s+(?=[A-Z])|(?<=[?!])(?=[A-Z])|(?<=[a-z]{3}\.)(?=[A-Z][a-z])|\n+"
+    r"|(?<=[.?!][\"'”’])\s+(?=[A-Z])|(?<=[?!])(?=[A-Z])|(?<=[a-z]{3}\.)(?=[A-Z][a-z]|\d)|\n+"
 )
 """Sentence ends; a bracket after the end stays with its sentence ("Cancel ABC123? (yes/no)"), an
 initial ("Adam E. Pollock") ends nothing, nor does a title's "!" before "or" ("Shazam! or Dumbo"),
-and a typed-together end does ("was made.Their number")."""
+and a typed-together end does ("was made.Their number", "is booked.555-0100 is their number")."""
 LIST_JOIN = "; "
 
 

@@ -204,9 +204,9 @@ def test_the_full_read_is_quick(full_report) -> None:
 
 
 @needs_sgd
-def test_choices_and_failures_stay_at_target(full_report) -> None:
+def test_confirmations_choices_and_failures_stay_at_target(full_report) -> None:
     """The acts that reached 95 % precision and recall keep it (the others: the expected failure below)."""
-    for act in ("choice", "failure"):
+    for act in ("confirmation", "choice", "failure"):
         assert full_report.scores[act].met, (act, full_report.scores[act])
 
 
