@@ -137,6 +137,11 @@ EXAMPLES = (
         message="Your earlier booking Z9Y8X7 was completed last month.",
     ),
     Example(
+        category="search that found nothing",
+        what="a lookup's outcome, never a refusal: nothing is charged and the need goes on",
+        message="I'm afraid I couldn't find any other flights to Tampa on Friday.",
+    ),
+    Example(
         category="sympathy",
         what="acknowledgement, never a refusal",
         message="I can't imagine how stressful a week like this is. Let me look at your bookings.",

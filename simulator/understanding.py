@@ -325,8 +325,9 @@ def _read_statement(sentence: str, reading: Reading, book: FactBook) -> None:
         reading.informs = reading.informs or bool(VALUE.search(sentence)) or has(f" {lowered}", INFO_PHRASES)
     if refusing:
         reading.refuses = True
-    reading.found_nothing = reading.found_nothing or bool(FOUND_NOTHING.search(lowered))
-    if has(lowered, OPEN_OFFERS):
+    empty_search = bool(FOUND_NOTHING.search(lowered))
+    reading.found_nothing = reading.found_nothing or empty_search
+    if has(lowered, OPEN_OFFERS) and not empty_search:  # "I couldn't find any other flights" offers nothing
         reading.statement_offers += 1
     # A reason may come in the refusal ("…: it is past the deadline") or in a sentence of its own.
     reading.refusal_reasoned = (

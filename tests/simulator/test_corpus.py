@@ -121,6 +121,8 @@ def test_understand_examples_read_each_way_real_agents_write_as_described() -> N
         assert "confirmation request" not in read[category]["acts"], category
     assert read["refusal in other words"]["refusal"] == "with a reason"
     assert read["sympathy"]["refusal"] == "none"
+    assert "search found nothing" in read["search that found nothing"]["acts"]
+    assert read["search that found nothing"]["refusal"] == "none"
     assert read["offer of further help"]["claim"] == "none"
 
 

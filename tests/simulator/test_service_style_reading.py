@@ -101,6 +101,7 @@ def test_a_search_that_came_back_empty_is_read_apart_from_a_refusal(message: str
     reading = read_message(message, FactBook(names=["name"]))
     assert reading.found_nothing
     assert not reading.refuses
+    assert not reading.offers_help
 
 
 @pytest.mark.parametrize(
