@@ -3,10 +3,11 @@
 Agents often ask by the kind of answer, not by the fact's name: "What city are you in?" for
 `location`, "When would you like to go?" for `date`, "How many people?" for `number_of_seats`. A
 question whose words name no fact is matched, for each kind it asks ("when and where …?" asks two), to
-the known facts whose names carry that kind's words (`KINDS`); of several, the first rule that leaves
-one decides: the words the question shares with a name ("pick it up" for `pickup_date`), the end of a
-trip it means ("from", "leaving" for an origin; "to", "going" for a destination), then the need in
-progress (`FactBook.focus`). A tie names none.
+the known facts whose names carry that kind's words (`KINDS`), those the need in progress speaks of
+(`FactBook.focus`) first; of several, the names that say the kind most, then the first rule that
+leaves one decides: the words the question shares with a name ("pick it up" for `pickup_date`), the
+end of a trip it means ("from", "leaving" for an origin; "to", "going" for a destination), then the
+need in progress. A tie names none.
 
 A question may also name its fact by the noun it asks about: "Do you have a preferred restaurant?",
 "Any particular event?", "What city …?" ask for the fact whose name begins with that noun
@@ -96,6 +97,9 @@ def _clause_facts(question: str, book: FactBook) -> list[str]:
         if asked is None or asked.start() > KIND_REACH:
             continue  # "…The Man Who Knew Too Much?": a title's "who" asks nothing
         kind = [name for name in book.names if name in book.known and words & set(_parts(name))]
+        kind = (
+            _wholly_in_focus(kind, book) or _in_focus(question, kind, book) or kind
+        )  # the need's own "where"
         found += [name for name in _ones_of(question, _most_kind(kind, words), book) if name not in found]
     if not found and HOW_LONG.search(question):
         ends = [n for n in book.names if n in book.known and _END_WORDS & set(_parts(n)) and _when(n)]
@@ -224,6 +228,17 @@ def _in_focus(_question: str, found: list[str], book: FactBook) -> list[str]:
     `destination`, not a hotel's `location`)."""
     focus = content_words(book.focus.replace("_", " "))
     return [n for n in found if any(same_word(part, word) for part in n.split("_") for word in focus)]
+
+
+def _wholly_in_focus(found: list[str], book: FactBook) -> list[str]:
+    """The facts every word of whose name the need in progress speaks of (`pickup_city` for a car to
+    pick up in a city, before `origin_city`, which only shares "city")."""
+    focus = content_words(book.focus.replace("_", " "))
+    return [
+        name
+        for name in found
+        if all(any(same_word(part, word) for word in focus) for part in content_words(name.replace("_", " ")))
+    ]
 
 
 def which_fact(question: str, book: FactBook) -> list[str]:

@@ -181,8 +181,9 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
     asked = False  # the sentence before asked for facts
     options = offered_options(message)
     questionnaire = questionnaire_items(message)
-    fragments, asked_one_by_one = _fragment_choice(sentences(message), book)
-    for sentence in sentences(message):
+    said = sentences(message)
+    fragments, asked_one_by_one = _fragment_choice(said, book)
+    for sentence in said:
         if sentence in asked_one_by_one:
             reading.questions.append(sentence)
             continue

@@ -371,6 +371,24 @@ def test_the_need_in_progress_breaks_a_tie_between_facts_of_one_kind() -> None:
     assert read_message("Where to?", book).facts_asked == ["cab_destination"]
 
 
+def test_the_need_in_progress_comes_before_how_much_a_name_says_the_kind() -> None:
+    """ "origin_city" has two words of a place and "museum_location" one; asked where to look for a
+    museum, the customer means the museum's place, not where its trip starts."""
+    names = ["origin_city", "museum_location", "departure_date"]
+    book = FactBook(names=names, known=frozenset(names), focus="find a museum to visit, any location")
+    assert read_message("Where should I look?", book).facts_asked == ["museum_location"]
+    book.focus = "a flight from Boston on Friday, origin city first"
+    assert read_message("Where are you flying from?", book).facts_asked == ["origin_city"]
+
+
+def test_a_fact_the_need_names_whole_comes_before_one_that_shares_a_word_of_it() -> None:
+    names = ["origin_city", "pickup_city", "pickup_date"]
+    book = FactBook(
+        names=names, known=frozenset(names), focus="a rental car: pickup city Fresno, pickup date Friday"
+    )
+    assert read_message("Where would you like to get it from?", book).facts_asked == ["pickup_city"]
+
+
 def test_an_offer_to_carry_out_a_change_is_a_proposal_and_one_option_is_offered_to_take() -> None:
     for message in (
         "Want me to book the 6 pm table?",
