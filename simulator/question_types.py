@@ -26,8 +26,8 @@ KINDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
     (re.compile(pattern), frozenset(words.split()))
     for pattern, words in (
         (
-            r"\bwhere\b|\b(?:which|what) (?:city|town|area|place|location|destination)\b"
-            r"|\b(?:city|town|area|location|destination|place)\b",
+            r"\bwhere\b|\b(?:which|what) (?:city|town|area|place|location|destination|metropolis|branch)\b"
+            r"|\b(?:city|town|area|location|destination|place|metropolis)\b",
             PLACE_WORDS,
         ),
         (r"\baddress\b", "address street"),
@@ -101,11 +101,26 @@ def _clause_facts(question: str, book: FactBook) -> list[str]:
             _wholly_in_focus(kind, book) or _in_focus(question, kind, book) or kind
         )  # the need's own "where"
         found += [name for name in _ones_of(question, _most_kind(kind, words), book) if name not in found]
+    if BARE_WHEN.search(question):
+        found += [twin for name in found if (twin := _time_twin(name, book)) and twin not in found]
     if not found and HOW_LONG.search(question):
         ends = [n for n in book.names if n in book.known and _END_WORDS & set(_parts(n)) and _when(n)]
         chosen = _one_of(question, ends, book)  # "How long do you need the car?": until when
         found += [chosen] if chosen else []
     return found
+
+
+BARE_WHEN = re.compile(r"^(?:(?!\b(?:date|day|time|hour)\b).)*\bwhen\b(?!.*\b(?:date|day|time|hour)\b)")
+"""'When …?' naming neither a date nor a time: it asks for both ("When would you like to dine?")."""
+
+
+def _time_twin(name: str, book: FactBook) -> str | None:
+    """The time fact of a date fact's event (`pickup_time` of `pickup_date`, `time` of `date`)."""
+    parts = name.split("_")
+    if "date" not in parts:
+        return None
+    twin = "_".join("time" if part == "date" else part for part in parts)
+    return twin if twin in book.known else None
 
 
 def _when(name: str) -> bool:
@@ -194,10 +209,17 @@ def _parts(name: str) -> list[str]:
 
 def _most_named(question: str, found: list[str], _book: FactBook) -> list[str]:
     """The one fact sharing the most other words with the question ("pick it up" for `pickup_date`)."""
-    said = set(re.findall(r"[a-z]+", question.replace("pick up", "pickup").replace("drop off", "dropoff")))
+    said = set(
+        re.findall(r"[a-z]+", COMPOUND_PICKUP.sub("pickup", COMPOUND_DROPOFF.sub("dropoff", question)))
+    )
     scores = [len(said & set(_parts(name))) for name in found]
     best = max(scores)
     return [found[scores.index(best)]] if best and scores.count(best) == 1 else []
+
+
+COMPOUND_PICKUP = re.compile(r"\bpick(?:s|ed|ing)? (?:(?:it|them|the \w+|your \w+) )?up\b")
+COMPOUND_DROPOFF = re.compile(r"\bdrop(?:s|ped|ping)? (?:(?:it|them|the \w+|your \w+) )?off\b")
+"""A phrasal verb split around its object ("pick the car up", "picking it up") says `pickup`."""
 
 
 def _which_end(question: str, found: list[str], _book: FactBook) -> list[str]:
@@ -228,6 +250,20 @@ def _in_focus(_question: str, found: list[str], book: FactBook) -> list[str]:
     `destination`, not a hotel's `location`)."""
     focus = content_words(book.focus.replace("_", " "))
     return [n for n in found if any(same_word(part, word) for part in n.split("_") for word in focus)]
+
+
+def more_specific(named: list[str], question: str, book: FactBook) -> list[str]:
+    """One fact named by its words, unless the kind of answer the question asks says more: a fact whose
+    name holds the named one ("What city will you leave from?": `origin_city`, not `city`), or the
+    need in progress's fact where the named one is another need's ("What type of food?": a meal's
+    `category`, not a car's `type`)."""
+    if len(named) != 1:
+        return named
+    typed = typed_facts(question, book)
+    if len(typed) != 1 or typed == named:
+        return named
+    holds = named[0] in typed[0].split("_")
+    return typed if holds or (not _wholly_in_focus(named, book) and _wholly_in_focus(typed, book)) else named
 
 
 def _wholly_in_focus(found: list[str], book: FactBook) -> list[str]:

@@ -110,6 +110,7 @@ from taue.simulator.question_types import (
     asks_preference,
     bare_phrase,
     head_facts,
+    more_specific,
     typed_facts,
     value_facts,
     which_fact,
@@ -162,7 +163,7 @@ QUESTION_OPENING = re.compile(
     r"(?:(?:would|do|did|will|are|shall) you|(?:shall|should|may) i|wanna"
     r"|(?:which|what|where|when|who|how)(?: (?:time|date|day|city|kind|type|many|much|long|\w+))?"
     r" (?:is|are|do|does|did|will|would|should|can|could|shall)"
-    r"|(?:which|what|how) (?:\w+ ){1,3}(?:do|does|did|will|would|should|can|could|shall) (?:you|i|we)"
+    r"|(?:which|what|how) (?:\w+ ){1,3}(?:do|does|did|will|would|should|can|could|shall) (?:you|i|we|the|it)"
     r"|please let me (?:have|know) (?:your|you|the)"
     r"|do i have (?:that|this|it|everything) (?:right|correct)|does (?:that|this|everything) (?:sound|look)"
     r")\b"
@@ -412,7 +413,7 @@ def _read_question(
         reading.asks_confirmation = True  # "How about Delta Airlines?": one option offered to take
         return
     named = (
-        _named_asked(PURPOSE.sub("", LEADING_CLAUSE.sub("", question)), book)
+        more_specific(_named_asked(PURPOSE.sub("", LEADING_CLAUSE.sub("", question)), book), question, book)
         or which_fact(question, book)
         or (_kind_asked(question, book) if _asks_for_something(question) else [])
     )

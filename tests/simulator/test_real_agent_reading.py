@@ -577,3 +577,34 @@ def test_options_asked_without_a_lead_word_and_questions_that_only_look_like_cho
         "Let me know if you need help with modifying or cancelling any of these reservations.",
     ):
         assert not read_message(message, ["user_id"]).offers_choice, message
+
+
+def test_a_question_asked_by_the_kind_of_answer_takes_the_fact_that_says_the_most() -> None:
+    names = [
+        "city",
+        "origin_city",
+        "destination_city",
+        "departure_date",
+        "departure_time",
+        "type",
+        "category",
+    ]
+    book = FactBook(
+        names=names, known=frozenset(names), focus="a flight: origin city, destination city, departure date"
+    )
+    assert read_message("What city will you leave from?", book).facts_asked == ["origin_city"]
+    assert read_message("What metropolis are you flying out of?", book).facts_asked == ["origin_city"]
+    assert set(read_message("When would you like to fly?", book).facts_asked) == {
+        "departure_date",
+        "departure_time",
+    }  # "when" names neither a date nor a time: both
+    assert read_message("What date would you like to fly?", book).facts_asked == ["departure_date"]
+    book.focus = "dinner out: a restaurant category, a city"
+    assert read_message("What type of food do you want?", book).facts_asked == ["category"]
+
+
+def test_a_phrasal_verb_split_around_its_object_still_names_its_fact() -> None:
+    names = ["location", "pickup_city", "dropoff_city"]
+    book = FactBook(names=names, known=frozenset(names), focus="rent a car: pickup city, dropoff city")
+    assert read_message("Where would you like to pick the car up?", book).facts_asked == ["pickup_city"]
+    assert read_message("How many bedrooms should the flat have.", ["number_of_bedrooms"]).questions
