@@ -176,11 +176,12 @@ def reads_back(sentence: str) -> bool:
 
 def bare_details(lowered: str) -> bool:
     """ "mets vs braves march 13th new york 2 tickets": a booking's details and nothing else, with the
-    party it is for. A search result reads the same but prices or rates what it found ("$463",
+    party it is for and when. A search result reads the same but prices or rates what it found ("$463",
     "4.3 rating"), and a sentence with a subject or a verb's auxiliary says more than details."""
     words = WORD.findall(lowered)
     return (
         PARTY.search(lowered) is not None
+        and WHEN.search(lowered) is not None
         and len(DETAIL_VALUE.findall(lowered)) >= 2
         and "$" not in lowered
         and not ({"rating", "rated", "stars"} & set(words))
@@ -197,6 +198,11 @@ DETAIL_VALUE = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d+(?:st|nd|rd|th)?\b"
     r"|\b(?:today|tomorrow)\b|\d[\d,.:]*(?: ?[ap]m)?"
 )
+WHEN = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d|\b(?:today|tomorrow|tonight)\b"
+    r"|\d ?[ap]m\b|\d:\d\d"
+)
+"""When the booking is for: bare details always say it ("8 seats; maximum of 8" is a rule's numbers)."""
 SAYS_MORE = wordset(
     "i i'm i've i'll you you're you'd you've you'll we we're we'll they it it's he she is are was were am "
     "be been will would can could shall should may might must have has had do does did there there's "

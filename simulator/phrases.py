@@ -85,6 +85,9 @@ INFO_REQUESTS = (
     "let me know the",
     "let me know which",
     "let me know your",
+    "let me know about the",
+    "any idea about",
+    "thought about the",
 )
 HANDOVER_PHRASES = ("human agent", "human representative", "live agent", "transfer you", "connect you with")
 """An offer to hand the user over to a person: no goal of the user's, never a proposal of one."""
@@ -331,7 +334,8 @@ HELP_MORE = re.compile(
 """'Can I still help you?', 'Do you need more help?': an offer of further help."""
 PREFERENCE_QUESTION = re.compile(
     r"^(?:do you have|is there|are there|have you got|do you prefer|would you prefer)\b[^?]{0,20}"
-    r"(?:\b(?:favou?rite|preferred|particular|specific|preference|kind|type|category|in mind)\b|\bor\b)"
+    r"(?:\b(?:favou?rite|prefer|preferred|particular|specific|preference|kind|type|category|in mind)\b"
+    r"|\bor\b)"
     r"|^(?:will you be|are you (?!sure|confirming|happy for me|ok with|okay with|ready to confirm)|did you"
     r"|do you think|were you|are you going)\b"
 )
@@ -559,5 +563,5 @@ EXPLAINED = re.compile(r"[:(—–]\s*\w")
 CONTRACTED = {"can't": "cannot", "won't": "will not", "isn't": "is not", "aren't": "are not"}
 SUBORDINATORS = frozenset({"before", "so", "once", "after", "until", "that", "where", "when", "as"})
 REQUEST_VERBS = frozenset(
-    {"provide", "share", "tell", "send", "give", "spell", "enter", "type", "remind", "specify"}
+    {"provide", "share", "tell", "telling", "send", "give", "spell", "enter", "type", "remind", "specify"}
 )

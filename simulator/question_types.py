@@ -26,7 +26,8 @@ KINDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
     (re.compile(pattern), frozenset(words.split()))
     for pattern, words in (
         (
-            r"\bwhere\b|\b(?:which|what) (?:city|town|area|place|location|destination|metropolis|branch)\b"
+            r"\bwhere\b(?![^?]*\b(?:money|funds)\b)"
+            r"|\b(?:which|what) (?:city|town|area|place|location|destination|metropolis|branch)\b"
             r"|\b(?:city|town|area|location|destination|place|metropolis)\b",
             PLACE_WORDS,
         ),
@@ -35,16 +36,20 @@ KINDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         (r"\bwhat time\b|\bwhich time\b|\bat what\b|\btime\b", "time hour"),
         (r"\bwhen\b|\bwhat (?:date|day)\b|\bwhich (?:date|day)\b|\bdates?\b|\bday\b", "date day"),
         (
-            r"\bhow many\b|\bnumber of\b|\bfor how many\b|\bparty\b",
+            r"\bhow many\b|\b(?:number|quantity) of\b|\bamount of (?!money|funds|cash|credit)"
+            r"|\bfor how many\b|\bparty\b|\bwhat quantity\b",
             "numberof count seats people persons travelers travellers passengers tickets rooms beds guests "
             "riders quantity size group",
         ),
         (r"\bhow much\b|\bamount\b", "amount price cost balance sum"),
-        (r"\bwho\b|\bwhom\b|\bwhose\b", "name recipient person contact"),
+        (
+            r"\bwho\b|\bwhom\b|\bwhose\b|\bwhere\b(?=[^?]*\b(?:money|funds)\b)",
+            "name recipient person contact",
+        ),
         (r"\bhow long\b|\bhow many (?:days|nights)\b|\bduration\b", "length duration stay days nights"),
         (
             r"\b(?:what|which) (?:kind|type|sort|genre|style|category)\b"
-            r"|\b(?:kind|type|genre|category|cuisine|food)\b",
+            r"|\b(?:kind|type|genre|category|cuisine|food)\b|\bwhat (?:\w+ ){0,4}eat\b",
             "type kind genre category subcategory cuisine style",
         ),
     )
@@ -167,22 +172,27 @@ def head_facts(question: str, book: FactBook) -> list[str]:
     return []
 
 
-def _one_of(question: str, found: list[str], book: FactBook) -> str | None:
+def _narrowed(question: str, found: list[str], book: FactBook) -> list[str]:
     for narrow in (_most_named, _which_end, _in_focus):
         if len(found) <= 1:
             break
         found = narrow(question, found, book) or found
-    return found[0] if len(found) == 1 else None
+    return found
+
+
+def _one_of(question: str, found: list[str], book: FactBook) -> str | None:
+    narrowed = _narrowed(question, found, book)
+    return narrowed[0] if len(narrowed) == 1 else None
 
 
 def _ones_of(question: str, found: list[str], book: FactBook) -> list[str]:
     """The one fact of the kind, or the two that still tie when both are facts of the need in progress
     ("Where will you collect it from?" with a pickup city and a pickup spot): a customer asked so
     gives both."""
-    one = _one_of(question, found, book)
-    if one is not None:
-        return [one]
-    tied = _in_focus(question, found, book)
+    narrowed = _narrowed(question, found, book)
+    if len(narrowed) == 1:
+        return narrowed
+    tied = _in_focus(question, narrowed, book)
     return tied if len(tied) == 2 else []
 
 
@@ -208,13 +218,13 @@ def _parts(name: str) -> list[str]:
 
 
 def _most_named(question: str, found: list[str], _book: FactBook) -> list[str]:
-    """The one fact sharing the most other words with the question ("pick it up" for `pickup_date`)."""
+    """The facts sharing the most other words with the question ("pick it up" for `pickup_date`)."""
     said = set(
         re.findall(r"[a-z]+", COMPOUND_PICKUP.sub("pickup", COMPOUND_DROPOFF.sub("dropoff", question)))
     )
     scores = [len(said & set(_parts(name))) for name in found]
     best = max(scores)
-    return [found[scores.index(best)]] if best and scores.count(best) == 1 else []
+    return [name for name, score in zip(found, scores, strict=True) if best and score == best]
 
 
 COMPOUND_PICKUP = re.compile(r"\bpick(?:s|ed|ing)? (?:(?:it|them|the \w+|your \w+) )?up\b")

@@ -152,7 +152,8 @@ def is_question(sentence: str) -> bool:
 
 
 WH_FRAGMENT = re.compile(
-    r"^(?:(?:in|on|at|from|to|for|by|until|till) )?(?:which|what|where|when|whom|how many|how much|how long)"
+    r"^(?:(?:ok(?:ay)?|so|sure|alright|and)[,.]?\s+)?"
+    r"(?:(?:in|on|at|from|to|for|by|until|till) )?(?:which|what|where|when|whom|how many|how much|how long)"
     r"(?! i\b| we\b| case\b)(?: [\w']+){0,4}[.!]?$"
 )
 """'In what city', 'How many bed rooms': a wh-phrase of a few words without its question mark."""
@@ -160,7 +161,7 @@ WH_FRAGMENT = re.compile(
 
 QUESTION_OPENING = re.compile(
     r"^(?:(?:ok(?:ay)?|so|sure|alright|and)[,.]?\s+)?"
-    r"(?:(?:would|do|did|will|are|shall) you|(?:shall|should|may) i|wanna"
+    r"(?:(?:would|do|did|will|are|shall) you|(?:shall|should|may) i|wanna|is there a\b"
     r"|(?:which|what|where|when|who|how)(?: (?:time|date|day|city|kind|type|many|much|long|\w+))?"
     r" (?:is|are|do|does|did|will|would|should|can|could|shall)"
     r"|(?:which|what|how) (?:\w+ ){1,3}(?:do|does|did|will|would|should|can|could|shall) (?:you|i|we|the|it)"
@@ -393,6 +394,13 @@ def _requests(question: str) -> bool:
     )
 
 
+def _yes_no_fact_named(question: str, book: FactBook) -> bool:
+    """ "How about a shared ride?": the one fact it names is one the user knows as yes or no, so it
+    asks that preference (answered from the fact), not to approve a change."""
+    named = _named_asked(question, book)
+    return len(named) == 1 and (book.values.get(named[0]) or "").strip().lower() in YES_NO_VALUES
+
+
 def _read_question(
     question: str,
     book: FactBook,
@@ -409,13 +417,12 @@ def _read_question(
     if not question.rstrip().endswith("?") and reads_back(written or question):
         confirms(question, reading)  # "You want to add 2 bags under your name.": details to check, no request
         return
-    if OPTION_OFFER.match(question) and not options:
+    if OPTION_OFFER.match(question) and not options and not _yes_no_fact_named(question, book):
         reading.asks_confirmation = True  # "How about Delta Airlines?": one option offered to take
         return
-    named = (
-        more_specific(_named_asked(PURPOSE.sub("", LEADING_CLAUSE.sub("", question)), book), question, book)
-        or which_fact(question, book)
-        or (_kind_asked(question, book) if _asks_for_something(question) else [])
+    said = _named_asked(PURPOSE.sub("", LEADING_CLAUSE.sub("", question)), book) or which_fact(question, book)
+    named = more_specific(said, question, book) or (
+        _kind_asked(question, book) if _asks_for_something(question) else []
     )
     picked = choice(question, book) or (_inline_pick(options, book) if " or " in question else None)
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]

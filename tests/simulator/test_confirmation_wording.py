@@ -73,6 +73,8 @@ def test_a_bookings_bare_details_with_its_party_are_put_to_the_user_to_check(mes
         "From MCO to PHX on flight HAT214, scheduled for 2024-05-19",  # a record's segment
         "You have 2 rooms on March 3rd at the Harbour Inn.",  # a statement about a booking
         "blue door march 3rd 7 pm",  # no party: a time offered, not a booking's details
+        "Sorry, that isn't available: 8 seats; 8 tickets; per order; maximum of 8.",  # a rule's numbers
+        "1041 middlefield road 2 people",  # no when
     ],
 )
 def test_values_without_a_party_or_with_a_price_are_not_a_booking_to_approve(message: str) -> None:

@@ -608,3 +608,20 @@ def test_a_phrasal_verb_split_around_its_object_still_names_its_fact() -> None:
     book = FactBook(names=names, known=frozenset(names), focus="rent a car: pickup city, dropoff city")
     assert read_message("Where would you like to pick the car up?", book).facts_asked == ["pickup_city"]
     assert read_message("How many bedrooms should the flat have.", ["number_of_bedrooms"]).questions
+
+
+def test_questions_asked_in_the_plain_ways_of_service_assistants_name_their_facts() -> None:
+    names = ["recipient_name", "transfer_amount", "genre", "number_of_bedrooms", "shared_ride"]
+    book = FactBook(
+        names=names,
+        known=frozenset(names),
+        values={"shared_ride": "True", "genre": "jazz", "number_of_bedrooms": "2"},
+        focus="send money to a friend: recipient name, transfer amount",
+    )
+    assert read_message("Where would you like to send the money?", book).facts_asked == ["recipient_name"]
+    assert read_message("Sure, what genre.", book).facts_asked == ["genre"]  # no question mark
+    assert read_message("Is there a genre you prefer.", book).facts_asked == ["genre"]
+    asked = read_message("Have you thought about the number of bedrooms you need?", book)
+    assert asked.facts_asked == ["number_of_bedrooms"]
+    ride = read_message("How about a shared ride?", book)  # a yes/no preference, not a change
+    assert ride.facts_asked == ["shared_ride"] and not ride.asks_confirmation
