@@ -515,12 +515,20 @@ RIDE_COMING = re.compile(
     r"\b(?:cab|taxi|ride|driver)\b(?: \w+){0,4} (?:is coming|will arrive|will be (?:here|there)"
     r"|should be here|will pick you up|is arriving)\b"
 )
-"""'Your cab will arrive shortly.': a ride on its way was booked (a report in weak words)."""
+"""'Your cab will arrive shortly.': a ride on its way was booked (a report in weak words; so is a
+confirmation on its way, below)."""
+
+
+CONFIRMATION_COMING = re.compile(
+    r"\byou (?:will|should) (?:soon )?(?:get|receive|be getting|be receiving) (?:an? |the |your )?"
+    r"(?:e-?mail(?:ed)? |text )?confirmation\b"
+)
+"""'You should get an email confirmation of your appointment.': what was just booked being confirmed."""
 
 
 def _ride_coming(words: list[str]) -> bool:
     text = " ".join(words)
-    found = RIDE_COMING.search(text)
+    found = RIDE_COMING.search(text) or CONFIRMATION_COMING.search(text)
     at = len(text[: found.start()].split()) if found else 0
     return bool(found) and _free(words, at) and not any(w in SUBORDINATORS for w in words)
 

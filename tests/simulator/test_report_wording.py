@@ -33,6 +33,7 @@ from taue.simulator.understanding import read_message
         "They've been booked.",
         "You're set then.",
         "The tickets are absolutely yours.",
+        "You should get an email confirmation of your appointment.",
     ],
 )
 def test_these_words_report_a_change(sentence: str) -> None:
@@ -47,6 +48,7 @@ def test_these_words_report_a_change(sentence: str) -> None:
         "You're set to pay $40 at the counter.",  # a rule, not a state reached
         "Going to have it started tomorrow.",
         "It started raining.",
+        "Once it's booked, you will receive a confirmation email.",
     ],
 )
 def test_history_events_and_plans_report_nothing(sentence: str) -> None:
