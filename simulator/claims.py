@@ -428,7 +428,7 @@ def _came_up_with(words: list[str], verb: str) -> bool:
     return lemma(verb) == "come" and words[at + 1 : at + 3] == ["up", "with"]
 
 
-NOT_REPORTS = re.compile(r"(if|unless|reason|the reason|because)\b")
+NOT_REPORTS = re.compile(r"(if|unless|once|as soon as|reason|the reason|because)\b")
 QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 """Quoted options ('"airline cancelled flight"') are not the agent's words."""
 _ID = re.compile(r"^(?=.*\d)[a-z0-9_#\-]{4,}$")
