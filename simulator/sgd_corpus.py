@@ -51,7 +51,8 @@ ACTS = (
     "goodbye",
 )
 TARGETS = {act: 0.95 for act in ("confirmation", "completion_claim", "failure", "request", "choice")}
-"""Precision and recall the reader should reach on these acts (not yet met: see docs/simulator.md)."""
+"""Precision and recall the reader should reach on these acts (all but completion claims met: see
+docs/simulator.md)."""
 NOT_FACTS = frozenset({"", "intent", "count"})
 """Slots that are no customer fact: the act's own (OFFER_INTENT's intent, INFORM_COUNT's count)."""
 

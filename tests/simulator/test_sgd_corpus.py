@@ -204,16 +204,17 @@ def test_the_full_read_is_quick(full_report) -> None:
 
 
 @needs_sgd
-def test_confirmations_choices_and_failures_stay_at_target(full_report) -> None:
-    """The acts that reached 95 % precision and recall keep it (the others: the expected failure below)."""
-    for act in ("confirmation", "choice", "failure"):
+def test_the_acts_at_target_stay_there(full_report) -> None:
+    """The acts that reached 95 % precision and recall keep it (completion claims: the expected failure
+    below)."""
+    for act in ("confirmation", "failure", "request", "choice"):
         assert full_report.scores[act].met, (act, full_report.scores[act])
 
 
 @needs_sgd
 @pytest.mark.xfail(
     strict=False,
-    reason="the reader does not reach 95 % on SGD yet (docs/simulator.md: The Schema-Guided Dialogue corpus)",
+    reason="completion claims are short of 95 % recall on SGD (docs/simulator.md: the Sixth pass)",
 )
 def test_the_acts_with_a_target_are_read_to_target(full_report) -> None:
     """≥ 95 % precision and recall on confirmations, completion claims, failures, requests and choices."""
