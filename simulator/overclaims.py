@@ -38,8 +38,8 @@ from taue.simulator.facts import content_words, same_word
 from taue.simulator.goals import GoalTracker
 from taue.simulator.lexicon import CHANGE_FAMILY, is_past_form, is_verb, meaning, words_of
 from taue.simulator.proposals import action_words, message_meanings, request_actions
+from taue.simulator.statements import refuses
 from taue.simulator.sums import stated, sums_named
-from taue.simulator.understanding import refuses
 
 AMOUNT = re.compile(r"\$\s?\d|\b\d+(?:\.\d+)? (?:dollars|usd|euros?)\b", re.IGNORECASE)
 """A sum of money: a made-up credit or refund names one (the task's own sums are its values)."""
