@@ -25,16 +25,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from taue.simulator.choice_reading import fragment_choice, inline_pick, settle_options, stated_before
 from taue.simulator.choices import (
-    EXAMPLES_GIVEN,
     INLINE,
     Option,
     asks_to_pick,
-    fragment_options,
     inline_options,
     offered_options,
     questionnaire_items,
-    stated_options,
 )
 from taue.simulator.facts import (
     FactBook,
@@ -42,7 +40,6 @@ from taue.simulator.facts import (
     choice,
     content_words,
     facts_named,
-    known_option,
     same_word,
 )
 from taue.simulator.lexicon import is_verb, wordset
@@ -174,7 +171,7 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
     options = offered_options(message)
     questionnaire = questionnaire_items(message)
     said = sentences(message)
-    fragments, asked_one_by_one = _fragment_choice(said, book)
+    fragments, asked_one_by_one = fragment_choice(said, book)
     for sentence in said:
         if sentence in asked_one_by_one:
             reading.questions.append(sentence)
@@ -197,7 +194,7 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
         if previous and bare_offer(question) and offers_lookup(LEADING_CLAUSE.sub("", previous), OFFER_LEADS):
             reading.lookup_offers += 1  # "I can pull up your order. Want me to?"
             continue
-        laid_out = options or inline_options(sentence) or _stated_before(question, reading)
+        laid_out = options or inline_options(sentence) or stated_before(question, reading)
         if (
             previous
             and BACK.search(question)
@@ -213,53 +210,8 @@ def read_message(message: str, facts: FactBook | list[str]) -> Reading:
             reading.options = reading.options or laid_out  # "Anything in particular, like music or sports?"
         previous, asked = "", len(reading.asked_by_question) > before
     reading.facts_asked = list(dict.fromkeys(n for names in reading.asked_by_question for n in names))
-    _settle_options(reading, fragments)
+    settle_options(reading, fragments)
     return reading
-
-
-def _settle_options(reading: Reading, fragments: tuple[Option, ...]) -> None:
-    """Options asked one by one offer a choice; with no question, options stated are there to pick
-    from; after a request, or as examples ("You can say music or sports"), they are what it asks."""
-    if fragments:
-        reading.offers_choice, reading.options = True, reading.options or fragments
-    if not reading.questions:
-        _stated_options(reading)
-    elif (reading.requested or any(map(EXAMPLES_GIVEN.search, reading.statements))) and not reading.options:
-        reading.options = next(filter(None, map(inline_options, reading.statements)), ())
-
-
-def _fragment_choice(said: list[str], book: FactBook) -> tuple[tuple[Option, ...], frozenset[str]]:
-    """Options asked one by one ("Sports? Music?"), unless they name the customer's facts ("Name?
-    Email?": requests)."""
-    options, asked = fragment_options(said)
-    parts = [part for name in book.names for part in name.split("_")]
-    if any(
-        same_word(word, part)
-        for option in options
-        for word in WORD.findall(option.label.lower())
-        for part in parts
-    ):
-        return (), frozenset()
-    return options, asked
-
-
-def _inline_pick(options: tuple[Option, ...], book: FactBook) -> tuple[str, str] | None:
-    """ "Should I look at your checking or savings account?": the inline option a known value names,
-    the first one included (its lead words are not part of it)."""
-    if not options or options[0].group != INLINE:
-        return None
-    return known_option([option.label for option in options], book)
-
-
-def _stated_before(question: str, reading: Reading) -> tuple[Option, ...]:
-    """ "I see orders A (…) and B (…). Which one …?": the options stated before a question that asks
-    to pick."""
-    return stated_options(reading.statements) if asks_to_pick(question) else ()
-
-
-def _stated_options(reading: Reading) -> None:
-    if options := stated_options(reading.statements):
-        reading.offers_choice, reading.options = True, options
 
 
 def _continue(match: re.Match[str]) -> str:
@@ -332,7 +284,7 @@ def _read_question(
     named = more_specific(said, question, book) or (
         _kind_asked(question, book) if _asks_for_something(question) else []
     )
-    picked = choice(question, book) or (_inline_pick(options, book) if " or " in question else None)
+    picked = choice(question, book) or (inline_pick(options, book) if " or " in question else None)
     stated = [n for n in named if book.values.get(n) and normalise(book.values[n]) in question]
     asked = _Question(question, book, reading, named, picked, stated, options, listed, written)
     for applies, act in _QUESTION_RULES:
