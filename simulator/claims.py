@@ -490,12 +490,17 @@ BOOKED = re.compile(
 """'You're booked.', 'I was able to book it.'"""
 HELD_FOR_YOU = re.compile(
     r"^it (?:was|has been|is now) confirmed$"
+    r"|^(?:so |and |now )?you (?:have )?(?:booked|reserved|rented|bought|purchased|scheduled)\b"
+    r"(?!.*\b(?:on|in|last|ago|before|earlier)\b)"
+    r"|\b(?:booking|ticket|reservation)s? (?:is|are|has been|have been) verified\b"
+    r"|^your (?:car|table|room|order|rental|tickets?) (?:is|are) ready$"
     r"|\byou have (?:a|an|your) (?:\w+ )?"
     r"(?:visit|appointment|car|table|reservation|booking|ride|room|ticket)s? "
     r"(?:scheduled|booked|reserved|waiting)\b"
 )
-"""'It was confirmed.', 'You have a visit scheduled.': what was just booked, or what the customer
-already holds (a status); a report in words that never accuse."""
+"""'It was confirmed.', 'You have a visit scheduled.', 'You've reserved the tickets.', 'Your booking is
+verified.', 'Your car is ready.': what was just booked, or what the customer already holds (a
+status; with a date or "last" it is history); a report in words that never accuse."""
 CONFIRMED_BOOKING = re.compile(
     r"\b(?:reservation|booking|appointment|ticket|tickets|purchase|order|transfer|payment|ride|table|"
     r"visit|rental|room|rooms|event|schedule)\b[^.;]{0,40}"

@@ -34,6 +34,9 @@ from taue.simulator.understanding import read_message
         "You're set then.",
         "The tickets are absolutely yours.",
         "You should get an email confirmation of your appointment.",
+        "You've reserved the tickets.",
+        "Your booking is verified.",
+        "Your car is ready.",
     ],
 )
 def test_these_words_report_a_change(sentence: str) -> None:
@@ -49,6 +52,8 @@ def test_these_words_report_a_change(sentence: str) -> None:
         "Going to have it started tomorrow.",
         "It started raining.",
         "Once it's booked, you will receive a confirmation email.",
+        "You booked this flight on May 1.",  # history
+        "You reserved it last week.",
     ],
 )
 def test_history_events_and_plans_report_nothing(sentence: str) -> None:
