@@ -35,6 +35,7 @@ from sqlalchemy.util import LRUCache
 from sqlmodel import Session, SQLModel, func, select
 
 from taue.envs.runtime.read_only import SeedIsReadOnly, read_only_authorizer, refusals
+from taue.envs.runtime.row_loader import row_loader
 
 canonical_json = partial(json.dumps, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 """The one JSON encoding used for stored JSON columns and for canonical state dumps."""
@@ -418,13 +419,14 @@ class EpisodeDatabase:
         `SeedIsReadOnly` (after a rollback) for the caller to run the block again with `may_write=True`.
         """
         if may_write or self._private is not None:
-            with self._session(self._own_engine()) as store:
+            engine = self._own_engine()
+            with self._session(engine, self.connection) as store:
                 yield store
             return
         refused: list[int] = []
         token = refusals.set(refused)
         try:
-            with self._session(self.seed.reader_engine) as store:
+            with self._session(self.seed.reader_engine, self.seed.reader) as store:
                 yield store
         except Exception as exc:
             if refused:  # whatever the block made of its refused write
@@ -436,10 +438,10 @@ class EpisodeDatabase:
             raise SeedIsReadOnly
 
     @contextmanager
-    def _session(self, engine: Engine) -> Iterator[Store]:
+    def _session(self, engine: Engine, connection: sqlite3.Connection) -> Iterator[Store]:
         with _EpisodeSession(engine, expire_on_commit=False, info={"database": self}) as session:
             try:
-                yield Store(session, self.clock)
+                yield Store(session, self.clock, connection)
                 session.commit()
             except BaseException:
                 session.rollback()
@@ -553,17 +555,22 @@ def _hashes_before_each_table(seed: SeedImage) -> list[Any]:
 class Store:
     """What a tool sees of its episode's database during one call."""
 
-    def __init__(self, session: Session, clock: str) -> None:
+    def __init__(self, session: Session, clock: str, connection: sqlite3.Connection | None = None) -> None:
         self.session = session
         self.clock = clock
         """The domain's simulated "now" (ISO 8601); tools never read the machine's clock."""
+        self.connection = connection
+        """The SQLite connection under `session`, for reads by primary key (envs/runtime/row_loader.py)."""
 
     def get(self, model: type[Row], key: Any) -> Row | None:
-        return self.session.get(model, key)
+        loader = row_loader(model, _sqlite_dialect()[0])
+        if loader is None or self.connection is None:
+            return self.session.get(model, key)
+        return cast(Row | None, loader.get(self.session, self.connection, key))
 
     def require(self, model: type[Row], key: Any, error: str) -> Row:
         """The row with primary key `key`, or a `ToolError` with the given message."""
-        row = self.session.get(model, key) if isinstance(key, str | int) else None
+        row = self.get(model, key) if isinstance(key, str | int) else None
         if row is None:
             raise ToolError(error)
         return row
