@@ -35,7 +35,7 @@ from sqlalchemy.util import LRUCache
 from sqlmodel import Session, SQLModel, func, select
 
 from taue.envs.runtime.read_only import SeedIsReadOnly, read_only_authorizer, refusals
-from taue.envs.runtime.row_loader import row_loader
+from taue.envs.runtime.row_loader import RowLoader, row_loader
 
 canonical_json = partial(json.dumps, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 """The one JSON encoding used for stored JSON columns and for canonical state dumps."""
@@ -552,21 +552,21 @@ def _hashes_before_each_table(seed: SeedImage) -> list[Any]:
     return [*states, digest]
 
 
-class Store:
-    """What a tool sees of its episode's database during one call."""
+def _reader(model: type[SQLModel]) -> RowLoader:
+    return row_loader(model, _sqlite_dialect()[0])
 
-    def __init__(self, session: Session, clock: str, connection: sqlite3.Connection | None = None) -> None:
+
+class Store:
+    """What a tool sees of its episode's database during one call (its reads: row_loader.py)."""
+
+    def __init__(self, session: Session, clock: str, connection: sqlite3.Connection) -> None:
         self.session = session
         self.clock = clock
         """The domain's simulated "now" (ISO 8601); tools never read the machine's clock."""
-        self.connection = connection
-        """The SQLite connection under `session`, for reads by primary key (envs/runtime/row_loader.py)."""
+        self.connection = connection  # the SQLite connection under `session`
 
     def get(self, model: type[Row], key: Any) -> Row | None:
-        loader = row_loader(model, _sqlite_dialect()[0])
-        if loader is None or self.connection is None:
-            return self.session.get(model, key)
-        return cast(Row | None, loader.get(self.session, self.connection, key))
+        return _reader(model).get(self.session, self.connection, key)
 
     def require(self, model: type[Row], key: Any, error: str) -> Row:
         """The row with primary key `key`, or a `ToolError` with the given message."""
@@ -577,8 +577,7 @@ class Store:
 
     def scan(self, model: type[Row], *where: Any) -> list[Row]:
         """Rows of `model` in primary-key order; `where` filters in SQL (e.g. `Flight.origin == "JFK"`)."""
-        column = getattr(model, primary_key(model))
-        return list(self.session.exec(select(model).where(*where).order_by(column)))
+        return _reader(model).scan(self.session, self.connection, where)
 
     def next_id(self, model: type[SQLModel], prefix: str, first: int = 1, width: int = 0) -> str:
         """The id for a new row of `model`: `prefix` + one above the highest number among its keys

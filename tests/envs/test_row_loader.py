@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 from sqlalchemy import inspect
-from sqlalchemy.orm import Session
+from sqlmodel import Session, func, select
 
 from taue.envs.runtime import database
 from taue.envs.runtime.database import EpisodeDatabase, primary_key, table_of
@@ -37,7 +37,7 @@ def test_every_table_loads_what_the_orm_loads(name: str) -> None:
     domain = get_domain(name)
     seed = domain.seed_image
     for model in seed.tables:
-        assert row_loader(model, database._sqlite_dialect()[0]) is not None, model.__name__
+        assert row_loader(model, database._sqlite_dialect()[0]).plain, model.__name__
         key = primary_key(model)
         table = table_of(model).name
         keys = [k for (k,) in seed.reader.execute(f'SELECT "{key}" FROM "{table}" LIMIT {ROWS_PER_TABLE}')]
@@ -52,6 +52,54 @@ def test_every_table_loads_what_the_orm_loads(name: str) -> None:
                 assert loaded is not None and loaded is not expected
                 assert loaded_state(fast.session, loaded) == loaded_state(orm.session, expected)
                 assert fast.get(model, value) is loaded  # the identity map answers the second read
+
+
+def orm_scan(session: Session, model, *where) -> list:
+    return list(session.exec(select(model).where(*where).order_by(getattr(model, primary_key(model)))))
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_every_table_scans_what_the_orm_selects(name: str) -> None:
+    domain = get_domain(name)
+    seed = domain.seed_image
+    db = domain.new_database()
+    for model in seed.tables:
+        loader = row_loader(model, database._sqlite_dialect()[0])
+        with db.transaction(may_write=False) as store:
+            first = orm_scan(store.session, model)[0]
+        conditions = [()] + [
+            (getattr(model, prop.key) == getattr(first, prop.key),)
+            for prop in inspect(model).column_attrs
+            if type(getattr(first, prop.key)) in (str, int)
+            and prop.columns[0].type._cached_bind_processor(database._sqlite_dialect()[0]) is None
+        ]
+        conditions.append(tuple(condition[0] for condition in conditions[1:3]))
+        for where in conditions:
+            with db.transaction(may_write=False) as fast, db.transaction(may_write=False) as orm:
+                assert loader._scan(fast.session, fast.connection, where) is not None  # read without the ORM
+                fast.session.expunge_all()
+                loaded, expected = fast.scan(model, *where), orm_scan(orm.session, model, *where)
+                assert [loaded_state(fast.session, row) for row in loaded] == [
+                    loaded_state(orm.session, row) for row in expected
+                ], (model.__name__, where)
+
+
+def test_other_conditions_and_rows_already_loaded_go_to_the_orm() -> None:
+    db, model, key = an_airline_row("Flight")
+    loader = row_loader(model, database._sqlite_dialect()[0])
+    with db.transaction(may_write=False) as store:
+        for where in [
+            (model.origin != "JFK",),
+            (func.lower(model.origin) == "jfk",),
+            (model.origin.is_(None),),
+            (model.flight_number.in_(["HAT001"]),),
+        ]:
+            assert loader._scan(store.session, store.connection, where) is None
+            assert store.scan(model, *where) == orm_scan(store.session, model, *where)
+        first = store.get(model, key)
+        where = (model.flight_number == first.flight_number,)
+        assert loader._scan(store.session, store.connection, where) is None  # `first` is in the session
+        assert store.scan(model, *where)[0] is first
 
 
 def a_row(db: EpisodeDatabase, model_name: str):
