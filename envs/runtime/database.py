@@ -8,9 +8,9 @@ write gives it its own in-memory connection loaded from the image with
 page-by-page backup API here), and a reset drops that copy. An episode that never writes costs no
 copy and no memory for one (airline's image is 3 MB).
 
-Tools see a `Store`: a thin, typed view over one SQLModel session that lives for exactly one tool
-call. The session is committed when the tool returns and rolled back when it raises, so a failed
-call never leaves a partial write.
+Tools see a `Store`: a typed view over one SQLModel session that lives for exactly one tool call (its
+reads by key or by equality load rows without the ORM's query machinery: row_loader.py). The session
+is committed when the tool returns and rolled back when it raises: a failed call writes nothing.
 """
 
 from __future__ import annotations
