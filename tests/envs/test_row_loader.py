@@ -1,6 +1,8 @@
-"""Reads by primary key without the ORM's query machinery (envs/runtime/row_loader.py): every table of
-every domain loads the same persistent objects as `Session.get`, and what the session does with them
-afterwards (identity, changes flushed as updates, deletes, rollbacks) is the same."""
+"""Reads by primary key and by column equalities without the ORM's query machinery
+(envs/runtime/row_loader.py): every table of every domain loads the same persistent objects as
+`Session.get` and the ORM's select, other conditions and rows already in the session go to the ORM,
+and what the session does with the objects afterwards (identity, changes flushed as updates, deletes,
+rollbacks) is the same."""
 
 from __future__ import annotations
 
