@@ -8,9 +8,9 @@ write gives it its own in-memory connection loaded from the image with
 page-by-page backup API here), and a reset drops that copy. An episode that never writes costs no
 copy and no memory for one (airline's image is 3 MB).
 
-Tools see a `Store`: a thin, typed view over one SQLModel session that lives for exactly one tool
-call. The session is committed when the tool returns and rolled back when it raises, so a failed
-call never leaves a partial write.
+Tools see a `Store`: a typed view over one SQLModel session that lives for exactly one tool call (its
+reads by key or by equality load rows without the ORM's query machinery: row_loader.py). The session
+is committed when the tool returns and rolled back when it raises: a failed call writes nothing.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from sqlalchemy.util import LRUCache
 from sqlmodel import Session, SQLModel, func, select
 
 from taue.envs.runtime.read_only import SeedIsReadOnly, read_only_authorizer, refusals
+from taue.envs.runtime.row_loader import RowLoader, row_loader
 
 canonical_json = partial(json.dumps, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 """The one JSON encoding used for stored JSON columns and for canonical state dumps."""
@@ -418,13 +419,14 @@ class EpisodeDatabase:
         `SeedIsReadOnly` (after a rollback) for the caller to run the block again with `may_write=True`.
         """
         if may_write or self._private is not None:
-            with self._session(self._own_engine()) as store:
+            engine = self._own_engine()
+            with self._session(engine, self.connection) as store:
                 yield store
             return
         refused: list[int] = []
         token = refusals.set(refused)
         try:
-            with self._session(self.seed.reader_engine) as store:
+            with self._session(self.seed.reader_engine, self.seed.reader) as store:
                 yield store
         except Exception as exc:
             if refused:  # whatever the block made of its refused write
@@ -436,10 +438,10 @@ class EpisodeDatabase:
             raise SeedIsReadOnly
 
     @contextmanager
-    def _session(self, engine: Engine) -> Iterator[Store]:
+    def _session(self, engine: Engine, connection: sqlite3.Connection) -> Iterator[Store]:
         with _EpisodeSession(engine, expire_on_commit=False, info={"database": self}) as session:
             try:
-                yield Store(session, self.clock)
+                yield Store(session, self.clock, connection)
                 session.commit()
             except BaseException:
                 session.rollback()
@@ -550,28 +552,32 @@ def _hashes_before_each_table(seed: SeedImage) -> list[Any]:
     return [*states, digest]
 
 
-class Store:
-    """What a tool sees of its episode's database during one call."""
+def _reader(model: type[SQLModel]) -> RowLoader:
+    return row_loader(model, _sqlite_dialect()[0])
 
-    def __init__(self, session: Session, clock: str) -> None:
+
+class Store:
+    """What a tool sees of its episode's database during one call (its reads: row_loader.py)."""
+
+    def __init__(self, session: Session, clock: str, connection: sqlite3.Connection) -> None:
         self.session = session
         self.clock = clock
         """The domain's simulated "now" (ISO 8601); tools never read the machine's clock."""
+        self.connection = connection  # the SQLite connection under `session`
 
     def get(self, model: type[Row], key: Any) -> Row | None:
-        return self.session.get(model, key)
+        return _reader(model).get(self.session, self.connection, key)
 
     def require(self, model: type[Row], key: Any, error: str) -> Row:
         """The row with primary key `key`, or a `ToolError` with the given message."""
-        row = self.session.get(model, key) if isinstance(key, str | int) else None
+        row = self.get(model, key) if isinstance(key, str | int) else None
         if row is None:
             raise ToolError(error)
         return row
 
     def scan(self, model: type[Row], *where: Any) -> list[Row]:
         """Rows of `model` in primary-key order; `where` filters in SQL (e.g. `Flight.origin == "JFK"`)."""
-        column = getattr(model, primary_key(model))
-        return list(self.session.exec(select(model).where(*where).order_by(column)))
+        return _reader(model).scan(self.session, self.connection, where)
 
     def next_id(self, model: type[SQLModel], prefix: str, first: int = 1, width: int = 0) -> str:
         """The id for a new row of `model`: `prefix` + one above the highest number among its keys
