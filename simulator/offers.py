@@ -26,7 +26,9 @@ from taue.simulator.phrases import (
     HOW_ABOUT,
     INTENT_OFFER,
     LOOKUP_LEAD,
+    MONTH_DAY,
     OFFER_LEADS,
+    ONE_VALUE,
     PROPOSAL_LEAD,
     PROPOSAL_PHRASES,
     READBACK,
@@ -182,7 +184,7 @@ def bare_details(lowered: str) -> bool:
     return (
         PARTY.search(lowered) is not None
         and WHEN.search(lowered) is not None
-        and len(DETAIL_VALUE.findall(lowered)) >= 2
+        and len(ONE_VALUE.findall(lowered)) >= 2
         and "$" not in lowered
         and not ({"rating", "rated", "stars"} & set(words))
         and not (SAYS_MORE & set(words))
@@ -194,14 +196,7 @@ PARTY = re.compile(
     r"|\bfor \d{1,2}\b(?! ?(?:[ap]m|[-:./]))"
 )
 """Whom or how much a booking is for: "2 people", "3 rooms", "for 4"."""
-DETAIL_VALUE = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d+(?:st|nd|rd|th)?\b"
-    r"|\b(?:today|tomorrow)\b|\d[\d,.:]*(?: ?[ap]m)?"
-)
-WHEN = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d|\b(?:today|tomorrow|tonight)\b"
-    r"|\d ?[ap]m\b|\d:\d\d"
-)
+WHEN = re.compile(MONTH_DAY + r"|\b(?:today|tomorrow|tonight)\b|\d ?[ap]m\b|\d:\d\d")
 """When the booking is for: bare details always say it ("8 seats; maximum of 8" is a rule's numbers)."""
 SAYS_MORE = wordset(
     "i i'm i've i'll you you're you'd you've you'll we we're we'll they it it's he she is are was were am "

@@ -547,6 +547,10 @@ PLANS += (
 """A statement of what the agent would do: a plan, not information."""
 PLAN = re.compile("|".join(PLANS))
 VALUE = re.compile(r"\d|\$")
+MONTH_DAY = r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d"
+"""A date written with its month ("March 3rd", "mar. 3"), up to its first digit."""
+ONE_VALUE = re.compile(MONTH_DAY + r"+(?:st|nd|rd|th)?\b|\b(?:today|tomorrow)\b|\$?\d[\d,.:]*(?: ?[ap]m)?")
+"""One value put to the user: a date, a time, a sum, a number (a booking's details put several)."""
 WH_WORDS = frozenset(
     {"which", "what", "when", "where", "who", "whom", "whose", "how", "why", "what's", "where's", "who's"}
 )

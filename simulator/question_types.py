@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from taue.simulator.facts import FactBook, content_words, same_word
-from taue.simulator.phrases import AUXILIARIES, PREFERENCE_QUESTION, WH_WORDS, WORD
+from taue.simulator.phrases import AUXILIARIES, MONTH_DAY, PREFERENCE_QUESTION, WH_WORDS, WORD
 
 PLACE_WORDS = "city location area place destination origin town"
 KINDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
@@ -136,8 +136,7 @@ VALUE_KINDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
     (re.compile(pattern), frozenset(words.split()))
     for pattern, words in (
         (
-            r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d|\b(?:today|tomorrow)\b"
-            r"|\b\d{4}-\d\d-\d\d\b",
+            MONTH_DAY + r"|\b(?:today|tomorrow)\b|\b\d{4}-\d\d-\d\d\b",
             "date day",
         ),
         (r"\b\d{1,2}(?::\d\d)? ?(?:am|pm)\b", "time hour"),

@@ -76,6 +76,7 @@ from taue.simulator.phrases import (
     NEED_REQUEST,
     NOT_PROPOSING,
     OFFER_LEADS,
+    ONE_VALUE,
     OPEN_OFFERS,
     OPTION_OFFER,
     OR_INSTEAD,
@@ -490,11 +491,6 @@ def _check_value(q: _Question) -> None:
 
 
 MONTHS = wordset("january february march april may june july august september october november december")
-ONE_VALUE = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d+(?:st|nd|rd|th)?\b"
-    r"|\b(?:today|tomorrow)\b|\$?\d[\d,.:]*(?: ?[ap]m)?"
-)
-"""One value put to the user: a date, a time, a sum, a number (a booking's details put several)."""
 
 
 def _confirm(q: _Question) -> None:
